@@ -1,0 +1,3 @@
+public enum LommeVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import Glibc
+import LommeVault
+
+// Errors of our own carry the spec's exit code and one line of text; argument errors
+// go through ArgumentParser, which exits 64 (EX_USAGE) for them.
+do {
+    var command = try LommeVaultCommand.parseAsRoot()
+    try command.run()
+} catch let error as LommeError {
+    Terminal.error(error.message)
+    exit(error.code.rawValue)
+} catch {
+    LommeVaultCommand.exit(withError: error)
+}
