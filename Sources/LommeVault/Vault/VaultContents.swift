@@ -1,0 +1,114 @@
+import Glibc
+
+/// What the vault holds once opened: the config, when it was created and updated, the
+/// config it replaced (one step of rollback), a `device` section reserved for device
+/// keys, and any keys a newer version added (kept as they are).
+public struct VaultContents: Sendable, Equatable {
+    public var config: Config?
+    public var created: String
+    public var updated: String
+    public var previous: Previous?
+    public var device: JSON
+    /// Keys this version does not know, in their order.
+    public var unknown: [JSON.Member]
+
+    public struct Previous: Sendable, Equatable {
+        public var config: Config
+        public var updated: String
+        public var replaced: String
+    }
+
+    public init(config: Config? = nil, now: String = VaultContents.timestamp()) {
+        self.config = config
+        created = now
+        updated = now
+        previous = nil
+        device = .object([])
+        unknown = []
+    }
+
+    /// Stores `config`, keeping the one it replaces as `previous`.
+    public mutating func store(_ config: Config, now: String = VaultContents.timestamp()) {
+        if let old = self.config {
+            previous = Previous(config: old, updated: updated, replaced: now)
+        }
+        self.config = config
+        updated = now
+    }
+
+    static let known: Set<String> = ["version", "config", "created", "updated", "previous", "device"]
+
+    public var json: JSON {
+        var members = [JSON.Member("version", .number("1"))]
+        if let config { members.append(JSON.Member("config", config.json)) }
+        members.append(JSON.Member("created", .string(created)))
+        members.append(JSON.Member("updated", .string(updated)))
+        if let previous {
+            members.append(JSON.Member("previous", .object([
+                JSON.Member("config", previous.config.json),
+                JSON.Member("updated", .string(previous.updated)),
+                JSON.Member("replaced", .string(previous.replaced)),
+            ])))
+        }
+        members.append(JSON.Member("device", device))
+        return .object(members + unknown)
+    }
+
+    /// The plaintext: the JSON padded with spaces to a multiple of `VaultContents.padding`.
+    public func plaintext() -> SecureBytes {
+        var text = Array(json.text.utf8)
+        defer { SecureBytes.wipe(&text) }
+        let padded = (text.count / VaultContents.padding + 1) * VaultContents.padding
+        let out = SecureBytes(count: padded)
+        out.withUnsafeMutableBytes { buffer in
+            buffer.initializeMemory(as: UInt8.self, repeating: 0x20)
+            buffer.copyBytes(from: text)
+        }
+        return out
+    }
+
+    public static let padding = 256
+
+    /// Reads an opened vault's plaintext; anything unexpected is exit 5.
+    public init(plaintext: SecureBytes) throws(LommeError) {
+        func damaged(_ why: String) -> LommeError {
+            LommeError(.damaged, "the vault opened but its contents are not understood (\(why)); restore the .bak or re-import")
+        }
+        var bytes = plaintext.bytes
+        defer { SecureBytes.wipe(&bytes) }
+        guard let json = try? JSON.parse(bytes), case .object(let members) = json else { throw damaged("not a JSON object") }
+        guard case .number("1")? = json["version"] else {
+            throw LommeError(.damaged, "the vault's contents have a version this lomme-vault does not know; upgrade lomme-vault")
+        }
+        if let configJSON = json["config"] {
+            do { config = try Config(json: configJSON, checksums: false) } catch { throw damaged("config: \(error.message)") }
+        } else {
+            config = nil
+        }
+        guard let created = json["created"]?.stringValue, let updated = json["updated"]?.stringValue else {
+            throw damaged("no created/updated time")
+        }
+        self.created = created
+        self.updated = updated
+        if let previousJSON = json["previous"] {
+            guard let configJSON = previousJSON["config"], let stored = previousJSON["updated"]?.stringValue,
+                  let replaced = previousJSON["replaced"]?.stringValue,
+                  let old = try? Config(json: configJSON, checksums: false)
+            else { throw damaged("previous config") }
+            previous = Previous(config: old, updated: stored, replaced: replaced)
+        } else {
+            previous = nil
+        }
+        device = json["device"] ?? .object([])
+        unknown = members.filter { !VaultContents.known.contains($0.key) }
+    }
+
+    /// Now, as RFC 3339 UTC (`2025-01-31T12:00:00Z`).
+    public static func timestamp(_ seconds: Int = Int(time(nil))) -> String {
+        var value = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&value, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}
