@@ -2,9 +2,26 @@ import ArgumentParser
 import LommeVault
 
 struct Export: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print the config as plain JSON, secret included (asks first when stdout is a terminal).",
+        discussion: "The output can be imported again with `lomme-vault import --stdin` or issued with `lomme-vault issue --from FILE`."
+    )
+
+    @Flag(name: .customLong("yes"), help: "Do not ask, even on a terminal.") var yes = false
+    @OptionGroup var vault: VaultOptions
 
     func run() throws {
-        throw LommeError.failure("'export' is not available in this version yet")
+        let store = try vault.prepare()
+        let config = try VaultReader.config(store, vault.unlockOptions)
+        if Terminal.isTerminal(1) && !yes {
+            guard !vault.noPrompt, Prompt.isAvailable else {
+                throw LommeError.failure("stdout is a terminal: add --yes to show the secret on screen")
+            }
+            guard try Prompt.confirm("This shows the client secret on the screen. Continue?") else {
+                throw LommeError.failure("nothing exported")
+            }
+        }
+        Terminal.output(config.json.text + "\n")
     }
 }

@@ -2,9 +2,39 @@ import ArgumentParser
 import LommeVault
 
 struct Get: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "get", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Print one field, the whole config (--json) or shell exports (--env).",
+        discussion: """
+            The value goes to stdout with nothing else; a newline follows only when stdout is a \
+            terminal (-n: never, --newline: always). Fields: clientId, clientSecret, userId, \
+            accountNr, and any extra field of the config. Exit 6 when there is no such field.
+            """
+    )
+
+    @Argument(help: "The field to print.") var field: String?
+    @Flag(name: .customLong("json"), help: "Print the whole config as JSON.") var json = false
+    @Flag(name: .customLong("env"), help: "Print export LOMME_…='…' lines for a shell to eval.") var env = false
+    @OptionGroup var newline: NewlineOptions
+    @OptionGroup var vault: VaultOptions
+
+    func validate() throws {
+        let chosen = (field != nil ? 1 : 0) + (json ? 1 : 0) + (env ? 1 : 0)
+        if chosen != 1 { throw ValidationError("give one of FIELD, --json or --env") }
+    }
 
     func run() throws {
-        throw LommeError.failure("'get' is not available in this version yet")
+        let store = try vault.prepare()
+        let config = try VaultReader.config(store, vault.unlockOptions)
+        if json {
+            Terminal.output(config.json.text + (newline.wanted ? "\n" : ""))
+        } else if env {
+            Terminal.output(ShellExport.lines(config))
+        } else if let field {
+            guard let value = config.value(of: field) else {
+                throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(VaultReader.fieldNames(config).joined(separator: ", "))")
+            }
+            Terminal.output(value + (newline.wanted ? "\n" : ""))
+        }
     }
 }

@@ -1,10 +1,90 @@
 import ArgumentParser
+import Glibc
 import LommeVault
 
 struct Import: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Decode a config from QR photos (or --stdin), show it, confirm, and store it in the vault.",
+        discussion: """
+            Shows what will be stored (secret and personal number hidden) and what it replaces, \
+            then asks on the terminal unless --yes. Creates the vault first when there is none \
+            (asking for a new passphrase twice). The replaced config is kept for one step of rollback.
+            """
+    )
+
+    @Argument(help: "Photos or images of the QR code.") var photos: [String] = []
+    @Flag(name: .customLong("stdin"), help: "Read the payload text from standard input instead of a photo.") var stdin = false
+    @Flag(name: .customLong("yes"), help: "Store without asking.") var yes = false
+    @Flag(name: .customLong("no-check"), help: "Skip the mod-11 check digit rules (for test numbers).") var noCheck = false
+    @OptionGroup var vault: VaultOptions
+
+    func validate() throws {
+        if stdin == !photos.isEmpty { throw ValidationError("give one or more photos, or --stdin") }
+    }
 
     func run() throws {
-        throw LommeError.failure("'import' is not available in this version yet")
+        let store = try vault.prepare()
+        let config = try ImportSource.decode(photos: photos, stdin: stdin, checksums: !noCheck)
+        let opened: OpenedVault? = store.exists ? try Session.open(store, vault.unlockOptions) : nil
+        let old = opened?.contents.config
+        if old == config {
+            Terminal.info("The vault already holds this config; nothing changed.")
+            return
+        }
+        Terminal.info("Will store:")
+        config.summaryLines.forEach(Terminal.info)
+        if let old {
+            Terminal.info("Replaces (kept as the previous config):")
+            old.summaryLines.forEach(Terminal.info)
+        }
+        if !yes {
+            guard !vault.noPrompt, Prompt.isAvailable else {
+                throw LommeError.failure("add --yes to import without a terminal to confirm on")
+            }
+            guard try Prompt.confirm("Store it?") else { throw LommeError.failure("not stored; nothing changed") }
+        }
+        if let opened {
+            try VaultActions.update(opened) { contents in contents.store(config) }
+            Terminal.info("Stored in \(store.path).")
+        } else {
+            Terminal.info("There is no vault at \(store.path) yet; creating it.")
+            if vault.noPrompt && vault.source == .terminal {
+                throw LommeError(.locked, "--no-prompt: give the new vault's passphrase with --passphrase-fd or --passphrase-file")
+            }
+            try VaultActions.create(store, contents: VaultContents(config: config), source: vault.source)
+            Terminal.info("Created the vault and stored the config in \(store.path).")
+        }
+    }
+}
+
+enum ImportSource {
+    static func decode(photos: [String], stdin: Bool, checksums: Bool) throws(LommeError) -> Config {
+        if stdin {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(STDIN_FILENO, &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                bytes += chunk[0..<count]
+                if bytes.count > 65536 { throw LommeError.refused("the payload on standard input is larger than 64 KiB; it is not a config") }
+            }
+            defer { SecureBytes.wipe(&bytes) }
+            while let last = bytes.last, [0x0A, 0x0D, 0x20, 0x09].contains(last) { bytes.removeLast() }
+            guard !bytes.isEmpty else { throw LommeError.refused("standard input was empty; pipe the payload text (the QR code's content) into it") }
+            return try PlainPayload.decode(bytes, checksums: checksums)
+        }
+        var lastError = LommeError.image("no QR code found")
+        for photo in photos {
+            do {
+                let found = try Scanner.scan(path: photo) { PlainPayload.looksLikeConfig($0.text) }
+                guard let first = found.first(where: { PlainPayload.looksLikeConfig($0.text) }) ?? found.first else { continue }
+                return try PlainPayload.decode(first.bytes, checksums: checksums)
+            } catch where error.code == .unreadableImage {
+                lastError = error
+            }
+        }
+        throw lastError
     }
 }

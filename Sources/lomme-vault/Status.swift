@@ -2,9 +2,19 @@ import ArgumentParser
 import LommeVault
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Vault path, locked or unlocked (and for how long), fields present, device key.",
+        discussion: "Never asks for the passphrase and does not count as a use of an unlocked session. Exit 6 when there is no vault."
+    )
+
+    @Flag(name: .customLong("json"), help: "Print the status as JSON.") var json = false
+    @OptionGroup var vault: VaultOptions
 
     func run() throws {
-        throw LommeError.failure("'status' is not available in this version yet")
+        let store = try vault.prepare()
+        let report = try VaultStatus.read(store)
+        Terminal.output(json ? report.json.text + "\n" : report.lines.joined(separator: "\n") + "\n")
+        if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
     }
 }

@@ -2,9 +2,42 @@ import ArgumentParser
 import LommeVault
 
 struct Unlock: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unlock", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "unlock",
+        abstract: "Unlock the vault for this user's login: the derived key (never the passphrase) is kept in the kernel keyring.",
+        discussion: """
+            Every use restarts the --timeout (idle expiry); after 12 hours the vault locks whatever \
+            the use. Every process of the same user can then `get` without a prompt. `lock` ends it at once.
+            """
+    )
+
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))
+    var timeout = "10m"
+    @OptionGroup var vault: VaultOptions
+
+    func validate() throws {
+        guard let seconds = DurationText.parse(timeout), seconds > 0 else {
+            throw ValidationError("--timeout takes a duration such as 90s, 10m or 2h")
+        }
+        if seconds > Session.hardLimit { throw ValidationError("--timeout can be at most 12h") }
+    }
 
     func run() throws {
-        throw LommeError.failure("'unlock' is not available in this version yet")
+        let store = try vault.prepare()
+        let idle = DurationText.parse(timeout)!
+        let sealed = try VaultFormat.parse(try store.read())
+        let master: SecureBytes
+        if let (key, _) = Session.fromKeyring(store, sealed) {
+            master = key
+        } else {
+            master = try Session.deriveWithPassphrase(store, sealed, vault.unlockOptions)
+            _ = try VaultFormat.open(sealed, master: master)  // a damaged body is exit 5 now, not later
+        }
+        do {
+            try Session.store(store, sealed, master: master, idle: idle)
+        } catch {
+            throw LommeError.failure("the kernel keyring is not available here (\(error.reason)), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
+        }
+        Terminal.info("Unlocked \(store.path): locks after \(DurationText.format(UInt64(idle))) without use, and in 12h at the latest. `lomme-vault lock` locks it now.")
     }
 }

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Glibc
+import LommeVault
+
+/// Options every vault command takes.
+struct VaultOptions: ParsableArguments {
+    @Option(name: .customLong("vault"), help: ArgumentHelp("The vault file (default: $LOMME_VAULT, else $XDG_DATA_HOME/lomme-vault/vault).", valueName: "path"))
+    var vault: String?
+
+    @Option(name: .customLong("passphrase-fd"), help: ArgumentHelp("Read the passphrase from this open file descriptor (first line).", valueName: "n"))
+    var passphraseFD: Int32?
+
+    @Option(name: .customLong("passphrase-file"), help: ArgumentHelp("Read the passphrase from this file (first line).", valueName: "path"))
+    var passphraseFile: String?
+
+    @Flag(name: .customLong("no-prompt"), help: "Never ask on the terminal; a locked vault is exit code 3.")
+    var noPrompt = false
+
+    func validate() throws {
+        if passphraseFD != nil && passphraseFile != nil {
+            throw ValidationError("give the passphrase with --passphrase-fd or --passphrase-file, not both")
+        }
+        if let fd = passphraseFD, fd < 0 { throw ValidationError("--passphrase-fd must be a file descriptor number (0 or more)") }
+    }
+
+    var source: PassphraseSource {
+        if let fd = passphraseFD { return .descriptor(fd) }
+        if let path = passphraseFile { return .file(path) }
+        return .terminal
+    }
+
+    var unlockOptions: UnlockOptions { UnlockOptions(source: source, noPrompt: noPrompt) }
+
+    /// Turns core dumps and ptrace off, and finds the vault.
+    func prepare() throws(LommeError) -> VaultStore {
+        Hardening.apply()
+        var environment: [String: String] = [:]
+        for name in ["LOMME_VAULT", "XDG_DATA_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return try VaultStore.resolve(option: vault, environment: environment)
+    }
+}
+
+/// `get`'s newline rule: `-n` never, `--newline` always, else only on a terminal.
+struct NewlineOptions: ParsableArguments {
+    @Flag(name: .customShort("n"), help: "Never end the output with a newline.")
+    var noNewline = false
+
+    @Flag(name: .customLong("newline"), help: "Always end the output with a newline.")
+    var newline = false
+
+    func validate() throws {
+        if noNewline && newline { throw ValidationError("-n and --newline contradict each other; give one") }
+    }
+
+    var wanted: Bool { newline || (!noNewline && Terminal.isTerminal(STDOUT_FILENO)) }
+}

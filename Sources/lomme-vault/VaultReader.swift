@@ -1,0 +1,17 @@
+import LommeVault
+
+/// Reading the stored config for get, exec and export.
+enum VaultReader {
+    static func config(_ store: VaultStore, _ options: UnlockOptions) throws(LommeError) -> Config {
+        let opened = try Session.open(store, options)
+        guard let config = opened.contents.config else {
+            throw LommeError(.notFound, "the vault holds no config yet; import one with `lomme-vault import PHOTO` or `--stdin`")
+        }
+        return config
+    }
+
+    static func fieldNames(_ config: Config) -> [String] {
+        Config.fieldNames + config.extras.map(\.key)
+    }
+}
+
