@@ -88,7 +88,9 @@ public enum KDF {
             let memory = max(UInt64(Double(256 << 20) * target / onePass) & ~((1 << 20) - 1), 64 << 20)
             return KDFLimits(opslimit: 1, memlimit: memory)
         }
-        let passes = min(max(Int((target / onePass).rounded()), 2), Int(KDFLimits.maximumOpslimit))
+        // Rounded up: a probe on a busy machine tends to be fast rather than slow, and
+        // rounding down could land under half a second.
+        let passes = min(max(Int((target / onePass).rounded(.up)), 2), Int(KDFLimits.maximumOpslimit))
         return KDFLimits(opslimit: UInt32(passes), memlimit: 256 << 20)
     }
 
