@@ -42,8 +42,9 @@ final class ScanSubject: Sendable {
     func view(longSide side: Int) -> GrayImage? {
         let target = min(side, fullLongSide)
         return memo("view\(target)") {
+            // A cheaper decode a little under the target is better than shrinking a larger one.
             var reduce = 1
-            while reduce < 8 && fullLongSide / (reduce * 2) >= target { reduce *= 2 }
+            while reduce < 8 && fullLongSide * 4 / (reduce * 2) >= target * 3 { reduce *= 2 }
             guard let source = memo("load\(reduce)", { loader(reduce) }) else { return nil }
             return source.fitting(longSide: target)
         }

@@ -61,6 +61,34 @@ public enum Scanner {
         run(ScanSubject(image: image), options: options, accept: accept)
     }
 
+    /// Decodes every distinct QR payload in the picture at `path` (PNG, JPEG, WebP, PGM/PPM,
+    /// HEIC). A big JPEG is first decoded at a fraction of its size (libjpeg's DCT scaling),
+    /// and at more only when a pass needs it. Throws `LommeError` code 2 when the file cannot
+    /// be read or holds no code zbar can read.
+    public static func scan(path: String, options: ScanOptions = .init(),
+                            accept: (Decoded) -> Bool = { _ in false }) throws(LommeError) -> [Decoded] {
+        let bytes = try ImageLoader.read(path: path)
+        let size = try ImageLoader.size(bytes: bytes, name: path)
+        let long = max(size.width, size.height)
+        // The first view most passes use, loaded now so that a damaged file fails here.
+        var reduce = 1
+        while reduce < 8 && long * 4 / (reduce * 2) >= Pass.workingSide * 3 { reduce *= 2 }
+        let first = try ImageLoader.load(bytes: bytes, reduce: reduce, name: path)
+        let firstReduce = reduce
+        // Only JPEG decodes at a reduced size; any other format came back whole already.
+        let scalable = (try? ImageLoader.format(of: bytes, name: path)) == .jpeg
+        let subject = ScanSubject(fullWidth: size.width, fullHeight: size.height) { wanted in
+            if wanted == firstReduce || !scalable { return first }
+            return try? ImageLoader.load(bytes: bytes, reduce: wanted, name: path)
+        }
+        let found = run(subject, options: options, accept: accept)
+        if found.isEmpty {
+            throw .image("no QR code found in \(ImageLimits.display(path)) — take the photo again with the code "
+                + "filling about a third of the picture, sharp, evenly lit and without glare")
+        }
+        return found
+    }
+
     static func run(_ subject: ScanSubject, options: ScanOptions, accept: (Decoded) -> Bool) -> [Decoded] {
         let names = options.passes ?? order
         let passes = names.compactMap { name in Pass.catalogue.first { $0.name == name } }
