@@ -35,13 +35,13 @@ extension GrayImage {
     /// Adaptive mean binarisation: black where a pixel is darker than the mean of the
     /// window around it less `offset`. Copes with uneven light; flat areas whose
     /// window holds no contrast go white, so noise in blank areas does not make specks.
-    func adaptiveBinarized(radius: Int, offset: Int = 4, minContrast: Int = 12) -> GrayImage {
+    func adaptiveBinarized(radius: Int, offset: Int = 3, minContrast: Int = 3) -> GrayImage {
         let stats = LocalStats(self, radius: radius, deviation: true)
         let mean = stats.mean, deviation = stats.deviation!
         var output = [UInt8](repeating: 255, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in
-                for i in 0..<src.count where Int(deviation[i]) >= minContrast / 2 {
+                for i in 0..<src.count where Int(deviation[i]) >= minContrast {
                     if Int(src[i]) < Int(mean[i]) - offset { out[i] = 0 }
                 }
             }
@@ -49,13 +49,15 @@ extension GrayImage {
         return GrayImage(width: width, height: height, pixels: output)
     }
 
-    /// Sauvola's binarisation: threshold = mean · (1 + k · (deviation / 128 − 1)), which
-    /// pulls the threshold down in flat, low-contrast areas (for paper in bad light).
+    /// Sauvola's binarisation: threshold = mean · (1 + k · (deviation / R − 1)), which pulls
+    /// the threshold down in flat areas (for paper in bad light). R is the largest deviation
+    /// in the picture rather than Sauvola's fixed 128, so low-contrast photos work too.
     func sauvolaBinarized(radius: Int, k: Double = 0.2) -> GrayImage {
         let stats = LocalStats(self, radius: radius, deviation: true)
         let mean = stats.mean, deviation = stats.deviation!
+        let range = Double(max(16, deviation.max() ?? 0))
         // Precomputed factor per deviation value.
-        let factor = (0..<256).map { 1 + k * (Double($0) / 128 - 1) }
+        let factor = (0..<256).map { 1 + k * (Double($0) / range - 1) }
         var output = [UInt8](repeating: 255, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in
