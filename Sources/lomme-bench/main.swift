@@ -6,10 +6,10 @@ import LommeVault
 // or with --matrix one line per picture and pass, every pass run alone:
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
 // Options: --matrix, --serial, --deadline MS, --passes a,b,c, --accept-prefix TEXT
-// (a decode starting with TEXT is accepted; default: any decode is accepted).
+// (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
 
-var matrix = false, parallel = true, deadline: Duration? = nil, passes: [String]? = nil, prefix: String? = ""
+var matrix = false, parallel = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -18,8 +18,11 @@ while let argument = arguments.popFirst() {
     case "--serial": parallel = false
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
-    case "--accept-prefix": prefix = arguments.popFirst()
-    case "--accept-none": prefix = nil
+    case "--accept-prefix":
+        // Repeatable: a decode starting with any of the prefixes is accepted.
+        if prefixes == [""] { prefixes = [] }
+        prefixes?.append(arguments.popFirst() ?? "")
+    case "--accept-none": prefixes = nil
     default: paths.append(argument)
     }
 }
@@ -40,8 +43,8 @@ func milliseconds(_ d: Duration) -> Double {
 
 let clock = ContinuousClock()
 let accept: (Decoded) -> Bool = { decoded in
-    guard let prefix else { return false }
-    return decoded.text.hasPrefix(prefix)
+    guard let prefixes else { return false }
+    return prefixes.contains { decoded.text.hasPrefix($0) }
 }
 for path in paths {
     if matrix {
