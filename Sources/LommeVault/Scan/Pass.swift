@@ -78,6 +78,13 @@ extension Pass {
             let big = image.padded(max(8, image.width / 10)).scaled(by: 2)
             return [big.adaptiveBinarized(radius: localRadius(big, divisor: 40))]
         },
+        Pass("denoised") { s in
+            // Sensor noise and JPEG speckle break the binarisation; a small mean first.
+            guard let image = working(s) else { return [] }
+            let smooth = GrayImage(width: image.width, height: image.height,
+                                   pixels: LocalStats.boxMean(image, radius: 1, squared: false))
+            return [smooth.adaptiveBinarized(radius: localRadius(smooth, divisor: 40), offset: 2)]
+        },
         Pass("regions") { s in regionCrops(s, binarize: false) },
         Pass("regions-bin") { s in regionCrops(s, binarize: true) },
     ]

@@ -51,7 +51,7 @@ public enum Scanner {
     /// plain 339 alone; otsu, up2/up3 (small pictures), adaptive, sauvola and sharpened
     /// add the rest; on own photos plain, adaptive, inverted, adaptive-inv and sauvola.
     static let order: [String] = [
-        "plain", "adaptive", "up2", "inverted", "otsu", "sauvola", "adaptive-inv", "up3", "regions",
+        "plain", "adaptive", "up2", "inverted", "otsu", "sauvola", "adaptive-inv", "denoised", "up3", "regions",
         "sharpened", "normalized", "adaptive-wide", "large", "regions-bin", "stretched", "small", "full",
         "sharpened-up2", "adaptive-up2",
     ]
