@@ -39,6 +39,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmark driver for bench/scan (decode rate and time per picture); not installed.
+        .executableTarget(name: "lomme-bench", dependencies: ["LommeVault"]),
         .testTarget(name: "LommeVaultTests", dependencies: ["LommeVault"]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,6 +33,23 @@ static void lv_emit_message(j_common_ptr info, int level) {
     }
 }
 
+/* A malformed progressive JPEG can hold thousands of scans, each a pass over every block
+   of the image: minutes of work from a small file. No camera or editor writes more than a
+   few dozen, so more than LV_MAX_SCANS is an error (libjpeg-turbo's djpeg has -maxscans for
+   the same reason). */
+#define LV_MAX_SCANS 500
+
+static void lv_progress_monitor(j_common_ptr info) {
+    if (info->is_decompressor && ((j_decompress_ptr)info)->input_scan_number > LV_MAX_SCANS) {
+        struct lv_error_manager *manager = (struct lv_error_manager *)info->err;
+        if (manager->message && manager->message_size > 0) {
+            snprintf(manager->message, manager->message_size,
+                     "more than %d progressive scans, which no camera writes", LV_MAX_SCANS);
+        }
+        longjmp(manager->jump, 1);
+    }
+}
+
 static void lv_install(struct jpeg_decompress_struct *info, struct lv_error_manager *manager,
                        char *message, size_t message_size) {
     info->err = jpeg_std_error(&manager->base);
@@ -68,6 +85,7 @@ int lv_jpeg_decode_gray(const unsigned char *data, size_t length, int denominato
     struct lv_error_manager manager;
     unsigned char *volatile output = NULL;
     unsigned char *volatile row = NULL;
+    struct jpeg_progress_mgr progress = { .progress_monitor = lv_progress_monitor };
     *pixels = NULL;
     lv_install(&info, &manager, message, message_size);
     if (setjmp(manager.jump)) {
@@ -77,6 +95,7 @@ int lv_jpeg_decode_gray(const unsigned char *data, size_t length, int denominato
         return -1;
     }
     jpeg_create_decompress(&info);
+    info.progress = &progress;
     jpeg_mem_src(&info, data, (unsigned long)length);
     jpeg_read_header(&info, TRUE);
     if ((size_t)info.image_width * (size_t)info.image_height > max_pixels) {

@@ -77,9 +77,11 @@ enum ImportSource {
         }
         var lastError = LommeError.image("no QR code found")
         for photo in photos {
-            do {
-                let found = try Scanner.scan(path: photo) { PlainPayload.looksLikeConfig($0.text) }
-                guard let first = found.first(where: { PlainPayload.looksLikeConfig($0.text) }) ?? found.first else { continue }
+            do throws(LommeError) {
+                let found = try Scanner.scan(path: photo) { Payload.isImportable($0.bytes) }
+                guard let first = found.first(where: { Payload.isImportable($0.bytes) }) else {
+                    throw LommeError.refused("the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
+                }
                 return try PlainPayload.decode(first.bytes, checksums: checksums)
             } catch where error.code == .unreadableImage {
                 lastError = error

@@ -2,9 +2,58 @@ import ArgumentParser
 import LommeVault
 
 struct Scan: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "scan", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        abstract: "Decode the QR code in each photo and print what it holds.",
+        discussion: """
+            A config is shown as fields with the client secret and the personal part of the \
+            national id hidden; --raw prints the exact text instead. No vault is needed.
+            Reads PNG, JPEG (with EXIF orientation), WebP, PGM/PPM and HEIC, sniffed from the \
+            bytes. Exit code 2 when a photo holds no QR code or cannot be read.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Photos or images to decode.", valueName: "PHOTO"))
+    var photos: [String]
+
+    @Flag(name: .long, help: "Print the exact decoded text (secrets included), nothing else.")
+    var raw = false
+
+    @Flag(name: .short, help: "With --raw: no newline after the text.")
+    var noNewline = false
+
+    func validate() throws {
+        if photos.isEmpty { throw ValidationError("name at least one photo") }
+    }
 
     func run() throws {
-        throw LommeError.failure("'scan' is not available in this version yet")
+        var firstError: LommeError?
+        for photo in photos {
+            do {
+                let found = try Scanner.scan(path: photo, accept: { Payload.isImportable($0.bytes) })
+                for decoded in found {
+                    if raw {
+                        let newline = !noNewline && (Terminal.isTerminal(1) || photos.count > 1 || found.count > 1)
+                        Terminal.output(decoded.text + (newline ? "\n" : ""))
+                    } else {
+                        Terminal.output(Self.describe(decoded, photo: photo))
+                    }
+                }
+            } catch {
+                Terminal.error(error.message)
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw ExitCode(firstError.code.rawValue) }
+    }
+
+    static func describe(_ decoded: Decoded, photo: String) -> String {
+        switch Payload.classify(decoded.bytes) {
+        case .plain(let config, let problem):
+            var lines = ["\(photo): plain config (holds the secret in clear)"] + config.summaryLines
+            if let problem { lines.append("  warning: \(problem.message)") }
+            return lines.joined(separator: "\n") + "\n"
+        case .other(let text):
+            return "\(photo): not a lomme-vault config; the code holds:\n\(text)\n"
+        }
     }
 }

@@ -111,8 +111,13 @@ struct CLIFlowTests {
         r = CLI.run(["import", "--stdin", "--no-check", "--passphrase-file", pw] + v, stdin: Sample.configB)
         #expect(r.status == 1 && r.stderr.contains("--yes"))
         // 2: not an image / no QR code.
-        let notImage = box.write("photo.pgm", "this is not an image")
+        let notImage = box.write("photo.png", "this is not an image")
         #expect(CLI.run(["import", notImage, "--yes", "--passphrase-file", pw] + v).status == 2)
+        // 7: a QR code that is not a config.
+        let other = box.write("other.txt", "https://example.org/not-a-config")
+        _ = CLI.run([], shell: "qrencode -o '\(box.path)/other.png' < '\(other)'")
+        r = CLI.run(["import", box.path + "/other.png", "--yes", "--passphrase-file", pw] + v)
+        #expect(r.status == 7 && r.stderr.contains("not a lomme-vault config"), "\(r.stderr)")
         // 3: locked, no prompt.
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).status == 3)
         // 4: wrong passphrase.

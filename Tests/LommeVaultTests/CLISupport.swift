@@ -63,13 +63,14 @@ struct CLI {
         return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A QR code of `text` as a PGM image, the way a user makes one (qrencode, ImageMagick).
+    /// A QR code of `text` as a PNG, the way the original app's instructions make one
+    /// (`qrencode -l H -o config.png < config.json`).
     static func qrImage(_ text: String, in sandbox: Sandbox, name: String = "config") -> String {
         let json = sandbox.write(name + ".json", text)
-        let png = sandbox.path + "/" + name + ".png", pgm = sandbox.path + "/" + name + ".pgm"
-        let result = run([], shell: "qrencode -l H -o '\(png)' < '\(json)' && convert '\(png)' '\(pgm)' && rm '\(json)'")
-        #expect(result.status == 0, "qrencode/convert: \(result.stderr)")
-        return pgm
+        let png = sandbox.path + "/" + name + ".png"
+        let result = run([], shell: "qrencode -l H -o '\(png)' < '\(json)' && rm '\(json)'")
+        #expect(result.status == 0, "qrencode: \(result.stderr)")
+        return png
     }
 
     /// Every byte of every file under `path`.

@@ -96,7 +96,7 @@ public enum QRRender {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(side * moduleSize)" height="\(side * moduleSize)" \
             viewBox="0 0 \(side) \(side)" shape-rendering="crispEdges">
             <rect width="\(side)" height="\(side)" fill="#ffffff"/>
-            <path fill="#000000" d="\(path)"/>
+            <path fill="#000000" stroke="none" d="\(path)"/>
             </svg>
 
             """

@@ -1,0 +1,28 @@
+/// What a QR code holds, as far as lomme-vault is concerned.
+public enum Payload: Sendable {
+    /// A plain config (the original app's JSON). `problem` is set when a rule fails.
+    case plain(Config, problem: LommeError?)
+    /// Anything else: some other QR code.
+    case other(String)
+
+    /// Recognises a payload from a decoded QR code.
+    public static func classify(_ bytes: [UInt8]) -> Payload {
+        let text = QRText.decode(bytes)
+        if PlainPayload.looksLikeConfig(text), let json = try? JSON.parse(bytes),
+            let config = try? Config(json: json, checksums: false)
+        {
+            do {
+                try config.validate(checksums: true)
+                return .plain(config, problem: nil)
+            } catch {
+                return .plain(config, problem: error)
+            }
+        }
+        return .other(text)
+    }
+
+    /// True for payloads a scan can stop at: something lomme-vault can import.
+    public static func isImportable(_ bytes: [UInt8]) -> Bool {
+        PlainPayload.looksLikeConfig(QRText.decode(bytes))
+    }
+}

@@ -1,0 +1,72 @@
+import Glibc
+import LommeVault
+
+// Benchmark driver for bench/scan: decodes pictures and prints one line per picture,
+//   PATH \t MILLISECONDS \t PASS:HEX \t PASS:HEX ...
+// or with --matrix one line per picture and pass, every pass run alone:
+//   PATH \t PASS \t MILLISECONDS \t HEX ...
+// Options: --matrix, --serial, --deadline MS, --passes a,b,c, --accept-prefix TEXT
+// (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
+// Paths come from the arguments, or one per line on stdin.
+
+var matrix = false, parallel = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
+var paths: [String] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--matrix": matrix = true
+    case "--serial": parallel = false
+    case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
+    case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+    case "--accept-prefix":
+        // Repeatable: a decode starting with any of the prefixes is accepted.
+        if prefixes == [""] { prefixes = [] }
+        prefixes?.append(arguments.popFirst() ?? "")
+    case "--accept-none": prefixes = nil
+    default: paths.append(argument)
+    }
+}
+if paths.isEmpty {
+    while let line = readLine() { if !line.isEmpty { paths.append(line) } }
+}
+
+func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef")
+    var out = ""
+    for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+    return out
+}
+
+func milliseconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+}
+
+let clock = ContinuousClock()
+let accept: (Decoded) -> Bool = { decoded in
+    guard let prefixes else { return false }
+    return prefixes.contains { decoded.text.hasPrefix($0) }
+}
+for path in paths {
+    if matrix {
+        for name in Scanner.allPassNames {
+            let options = ScanOptions(deadline: .seconds(60), parallel: false, passes: [name])
+            var found: [Decoded] = []
+            let elapsed = clock.measure {
+                found = (try? Scanner.scan(path: path, options: options, accept: accept)) ?? []
+            }
+            print(([path, name, String(format: milliseconds(elapsed))] + found.map { hex($0.bytes) }).joined(separator: "\t"))
+        }
+    } else {
+        let options = ScanOptions(deadline: deadline, parallel: parallel, passes: passes)
+        var found: [Decoded] = []
+        let elapsed = clock.measure {
+            found = (try? Scanner.scan(path: path, options: options, accept: accept)) ?? []
+        }
+        print(([path, String(format: milliseconds(elapsed))] + found.map { "\($0.pass):\(hex($0.bytes))" }).joined(separator: "\t"))
+    }
+}
+
+func String(format value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}

@@ -1,0 +1,217 @@
+import Glibc
+import Testing
+@testable import LommeVault
+
+/// The fixtures under fixtures/scan/ are made by `bench/make-photos --fixtures`; each is
+/// built so that one kind of pass is needed (and the plain pass is not enough).
+enum ScanFixtures {
+    static let root: String = {
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/LommeVaultTests/ScannerTests.swift
+        return parts.joined(separator: "/")
+    }()
+
+    static func path(_ name: String) -> String { root + "/fixtures/scan/" + name }
+
+    static let payload: String = {
+        let bytes = (try? ImageLoader.read(path: path("payload.txt"))) ?? []
+        return String(decoding: bytes, as: UTF8.self)
+    }()
+
+    static func image(_ name: String) throws -> GrayImage {
+        try ImageLoader.load(path: path(name))
+    }
+
+    /// The shared no-QR photos (never copied into the project): ../shared/corpus/no-qr.
+    static let noQR: String? = {
+        for candidate in [root + "/../shared/corpus/no-qr", "/work/shared/corpus/no-qr"] where access(candidate, R_OK) == 0 {
+            return candidate
+        }
+        return nil
+    }()
+
+    /// The whole pipeline with time enough for a debug build.
+    static let slowBuild = ScanOptions(deadline: .seconds(60))
+
+    static func only(_ pass: String) -> ScanOptions {
+        ScanOptions(deadline: .seconds(60), parallel: false, passes: [pass])
+    }
+}
+
+@Suite("Scanner")
+struct ScannerTests {
+    typealias F = ScanFixtures
+
+    // MARK: - Each pass on the fixture made for it
+
+    @Test func plainPassReadsACleanCode() throws {
+        let found = Scanner.scan(image: try F.image("clean.png"), options: F.only("plain"))
+        #expect(found.map(\.text) == [F.payload])
+        #expect(found.first?.pass == "plain")
+    }
+
+    @Test(arguments: [
+        ("inverted.png", "inverted"),
+        ("tiny.png", "up2"),
+        ("uneven.png", "normalized"),
+        ("blurred.jpg", "sharpened"),
+        ("blurred.jpg", "adaptive"),
+        ("region.png", "regions"),
+    ])
+    func passReadsWhatThePlainPassCannot(fixture: String, pass: String) throws {
+        let image = try F.image(fixture)
+        #expect(Scanner.scan(image: image, options: F.only("plain")).isEmpty, "plain pass should fail on \(fixture)")
+        let found = Scanner.scan(image: image, options: F.only(pass))
+        #expect(found.map(\.text) == [F.payload], "\(pass) on \(fixture)")
+        #expect(found.first?.pass == pass)
+    }
+
+    @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png"])
+    func wholePipelineReadsEveryFixture(fixture: String) throws {
+        // A generous budget: a debug build on a busy machine is many times slower than release.
+        let found = try Scanner.scan(path: F.path(fixture), options: F.slowBuild, accept: { $0.text == F.payload })
+        #expect(found.first?.text == F.payload)
+    }
+
+    @Test func everyFixtureReadsAtEveryQuarterTurn() throws {
+        for name in ["clean.png", "inverted.png", "tiny.png", "blurred.jpg"] {
+            let image = try F.image(name)
+            for turns in 1...3 {
+                let found = Scanner.scan(image: image.rotated(by: turns), options: F.slowBuild, accept: { $0.text == F.payload })
+                #expect(found.first?.text == F.payload, "\(name) turned \(turns * 90)°")
+            }
+        }
+    }
+
+    // MARK: - Accepting, several codes, no code
+
+    @Test func twoDifferentCodesAreBothReported() throws {
+        let found = try Scanner.scan(path: F.path("two.png"), options: F.slowBuild)
+        #expect(Set(found.map(\.text)) == [F.payload, "second code"])
+    }
+
+    @Test func anAcceptedDecodeComesFirstAndEndsTheSearch() throws {
+        let found = try Scanner.scan(path: F.path("two.png"), accept: { $0.text == "second code" })
+        #expect(found.first?.text == "second code")
+        // Both codes are plain; which worker reports first is not fixed, so only the text is.
+    }
+
+    @Test func decodedCarriesRawBytesAndText() {
+        let decoded = Decoded(bytes: Array("blåbær".utf8), pass: "plain")
+        #expect(decoded.text == "blåbær")
+        #expect(decoded.bytes.count == 8)
+    }
+
+    @Test func blankPictureHasNoCode() {
+        #expect(Scanner.scan(image: GrayImage(width: 200, height: 150, fill: 200)).isEmpty)
+        #expect(Scanner.scan(image: GrayImage(width: 0, height: 0)).isEmpty)
+    }
+
+    @Test(.enabled(if: ScanFixtures.noQR != nil, "needs ../shared/corpus/no-qr"))
+    func noFalseDecodeOnPhotosWithoutACode() throws {
+        let folder = F.noQR!
+        guard let directory = opendir(folder) else { Issue.record("cannot list \(folder)"); return }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".png") || name.hasSuffix(".jpg") { names.append(name) }
+        }
+        #expect(!names.isEmpty)
+        for name in names.sorted() {
+            // A debug build runs the pixel loops slowly; the benchmark runs every pass at every
+            // rotation in a release build.
+            let found = Scanner.scan(image: try ImageLoader.load(path: folder + "/" + name),
+                                     options: ScanOptions(deadline: .milliseconds(800)))
+            #expect(found.isEmpty, "false decode in no-qr/\(name): \(found.map(\.text))")
+        }
+    }
+
+    @Test(.enabled(if: ScanFixtures.noQR != nil, "needs ../shared/corpus/no-qr"))
+    func pathWithoutACodeThrowsExitCodeTwo() throws {
+        let path = F.noQR! + "/01.png"
+        #expect(throws: LommeError.self) { try Scanner.scan(path: path) }
+        do {
+            _ = try Scanner.scan(path: path)
+        } catch {
+            #expect(error.code == .unreadableImage)
+            #expect(error.message.hasPrefix("no QR code found in "))
+        }
+    }
+
+    @Test func unreadableFileThrowsExitCodeTwo() {
+        do {
+            _ = try Scanner.scan(path: F.path("payload.txt"))
+            Issue.record("a text file should not scan")
+        } catch {
+            #expect(error.code == .unreadableImage)
+        }
+    }
+
+    @Test func deadlineBoundsTheSearch() {
+        // Busy noise: no code, every pass runs until the budget is spent.
+        var state: UInt32 = 12345
+        let pixels = (0..<(900 * 700)).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            _ = Scanner.scan(image: GrayImage(width: 900, height: 700, pixels: pixels), options: ScanOptions(deadline: .milliseconds(50)))
+        }
+        // The pass running at the deadline finishes; a debug build is slow, so be generous.
+        #expect(elapsed < .seconds(10))
+    }
+
+    // MARK: - Image operations
+
+    @Test func shrinkingAveragesBlocks() {
+        let image = GrayImage(width: 4, height: 2, pixels: [0, 100, 200, 200, 100, 200, 200, 200])
+        let small = image.shrunk(by: 2)
+        #expect(small == GrayImage(width: 2, height: 1, pixels: [100, 200]))
+    }
+
+    @Test func scalingAndPaddingGiveTheExpectedSizes() {
+        let image = GrayImage(width: 100, height: 50, fill: 10)
+        #expect(image.scaled(by: 2).width == 200)
+        #expect(image.scaled(by: 0.25).height == 12 || image.scaled(by: 0.25).height == 13)
+        #expect(image.fitting(longSide: 40).width == 40)
+        let padded = image.padded(5)
+        #expect(padded.width == 110 && padded.height == 60 && padded[0, 0] == 255 && padded[5, 5] == 10)
+        #expect(image.scaled(by: 3).pixels.allSatisfy { $0 == 10 })
+    }
+
+    @Test func otsuSplitsTwoLevels() {
+        let image = GrayImage(width: 10, height: 1, pixels: [20, 22, 25, 21, 24, 200, 210, 205, 199, 202])
+        let t = image.otsuThreshold()
+        #expect(t > 25 && t <= 199)
+        #expect(image.otsuBinarized().pixels == [0, 0, 0, 0, 0, 255, 255, 255, 255, 255])
+    }
+
+    @Test func binarisationsGiveTwoLevels() throws {
+        let image = try F.image("uneven.png")
+        for binary in [image.adaptiveBinarized(radius: 8), image.sauvolaBinarized(radius: 8), image.otsuBinarized()] {
+            #expect(binary.pixels.allSatisfy { $0 == 0 || $0 == 255 })
+            #expect(binary.pixels.contains(0) && binary.pixels.contains(255))
+        }
+    }
+
+    @Test func contrastOperations() {
+        let image = GrayImage(width: 4, height: 1, pixels: [100, 110, 120, 130])
+        #expect(image.inverted().pixels == [155, 145, 135, 125])
+        let stretched = image.stretched().pixels
+        #expect(stretched.first == 0 && stretched.last == 255)
+        let flat = GrayImage(width: 20, height: 20, fill: 90)
+        #expect(flat.locallyNormalized(radius: 3).pixels.allSatisfy { $0 == 128 })
+        #expect(flat.sharpened().pixels.allSatisfy { $0 == 90 })
+    }
+
+    @Test func finderPatternsOfACleanCodeAreFound() throws {
+        let image = try F.image("clean.png")
+        let patterns = FinderSearch.patterns(in: image.otsuBinarized())
+        #expect(patterns.count >= 3)
+        let regions = FinderSearch.regions(from: patterns, width: image.width, height: image.height)
+        #expect(regions.first?.finders == 3)
+        if let module = regions.first?.module { #expect(abs(module - 3) < 0.6) }
+    }
+}

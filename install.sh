@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine for lomme-vault: installs the Debian packages it builds
+# and is tested with, builds it in release mode, installs the binary and man page under
+# /usr/local, and runs it once. Needs a Swift 6 toolchain on PATH (swift.org, or /opt/swift).
+set -euo pipefail
+cd "$(dirname "$0")"
+export PATH="$PATH:/opt/swift/usr/bin"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+mapfile -t packages < <(grep -v '^\s*#' debian-packages.txt | grep -v '^\s*$')
+$sudo apt-get update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${packages[@]}"
+
+command -v swift >/dev/null || { echo "install.sh: no swift on PATH; install a Swift 6 toolchain from swift.org first" >&2; exit 1; }
+swift build -c release
+prefix="${PREFIX:-/usr/local}"
+$sudo install -d "$prefix/bin" "$prefix/share/man/man1"
+$sudo install -m 0755 .build/release/lomme-vault "$prefix/bin/lomme-vault"
+$sudo install -m 0644 man/lomme-vault.1 "$prefix/share/man/man1/lomme-vault.1"
+"$prefix/bin/lomme-vault" --version
+echo "installed $prefix/bin/lomme-vault; see 'lomme-vault --help' or 'man lomme-vault'" >&2
