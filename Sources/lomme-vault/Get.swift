@@ -8,13 +8,15 @@ struct Get: ParsableCommand {
         discussion: """
             The value goes to stdout with nothing else; a newline follows only when stdout is a \
             terminal (-n: never, --newline: always). Fields: clientId, clientSecret, userId, \
-            accountNr, and any extra field of the config. Exit 6 when there is no such field.
+            accountNr, and any extra field of the config. Without an unlocked session it asks for the \
+            passphrase on the terminal. Exit codes: 3 locked and no prompt possible (or --no-prompt), \
+            4 wrong passphrase, 5 vault damaged, 6 no vault or no such field.
             """
     )
 
     @Argument(help: "The field to print.") var field: String?
     @Flag(name: .customLong("json"), help: "Print the whole config as JSON.") var json = false
-    @Flag(name: .customLong("env"), help: "Print export LOMME_…='…' lines for a shell to eval.") var env = false
+    @Flag(name: .customLong("env"), help: "Print export LOMME_NAME='value' lines (LOMME_CLIENT_ID, LOMME_CLIENT_SECRET, LOMME_USER_ID, LOMME_ACCOUNT_NR), quoted for a shell to eval.") var env = false
     @OptionGroup var newline: NewlineOptions
     @OptionGroup var vault: VaultOptions
 

@@ -7,7 +7,9 @@ struct Unlock: ParsableCommand {
         abstract: "Unlock the vault for this user's login: the derived key (never the passphrase) is kept in the kernel keyring.",
         discussion: """
             Every use restarts the --timeout (idle expiry); after 12 hours the vault locks whatever \
-            the use. Every process of the same user can then `get` without a prompt. `lock` ends it at once.
+            the use. Every process of the same user can then `get` without a prompt. `lock` ends it at once. \
+            Where the kernel refuses the keyring (some containers), or with LOMME_VAULT_KEYRING=off, \
+            unlock fails (exit 1) and every command asks for the passphrase instead.
             """
     )
 
