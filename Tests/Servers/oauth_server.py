@@ -8,6 +8,7 @@ GET  /accounts/ a bank-shaped accounts API protected by Authlib's ResourceProtec
                 unknown, expired or revoked tokens are refused), which also wants the
                 header customerId to equal the configured customer.
 GET  /stats     {"token_requests": n, "accounts_requests": n}: what the tests count.
+POST /revoke-all  revokes every token issued so far (a bank that forgot its tokens).
 POST /broken/KIND  token endpoints that misbehave on purpose: 500, malformed, no-token,
                 html, slow, huge, mac (a non-Bearer token type).
 
@@ -30,6 +31,7 @@ Authlib's documented register_client_auth_method. Everything else is Authlib's.
 import base64
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -184,6 +186,13 @@ def list_accounts():
     return jsonify({"availableItems": len(accounts), "items": accounts})
 
 
+@app.route("/revoke-all", methods=["POST"])
+def revoke_all():
+    for token in tokens.values():
+        token.revoked = True
+    return jsonify({"revoked": len(tokens)})
+
+
 @app.route("/stats", methods=["GET"])
 def stats():
     with counts_lock:
@@ -215,6 +224,22 @@ def broken(kind):
         return jsonify({"access_token": "late", "token_type": "Bearer", "expires_in": 3600})
     return Response("no such kind", status=404)
 
+
+# A parent's blocked signal mask is inherited (test runners block SIGTERM in their
+# threads); unblock it so the test can stop this server. And never outlive the test:
+# exit when the parent goes away, or after --max-seconds (600) whatever happens.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+parent = os.getppid()
+deadline = time.time() + (int(sys.argv[sys.argv.index("--max-seconds") + 1]) if "--max-seconds" in sys.argv else 600)
+
+
+def watchdog():
+    while os.getppid() == parent and time.time() < deadline:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+threading.Thread(target=watchdog, daemon=True).start()
 
 http = make_server("127.0.0.1", 0, app, threaded=True)
 print("PORT %d" % http.server_port, flush=True)

@@ -1,8 +1,8 @@
 import Glibc
 
 /// Access tokens kept in the kernel's user keyring (never on disk) until `expires_in`
-/// minus a margin. One key per vault and token URL:
-/// `lomme-vault-token:` + hex(BLAKE2b-128(vault real path ‖ 0 ‖ URL)), where the URL is
+/// minus a margin. One key per vault and token URL: `lomme-vault-token:` +
+/// hex(BLAKE2b-128(vault real path)) + `:` + hex(BLAKE2b-128(URL)), where the URL is
 /// `--url`'s text, or empty for "the config's tokenUrl". The payload also holds a
 /// fingerprint of the sealed vault file, so importing a new config (or any other
 /// write to the vault) retires the tokens of the old one.
@@ -15,7 +15,24 @@ public enum TokenCache {
     public static let prefix = "lomme-vault-token:"
 
     public static func description(vaultRealPath: String, url: String?) -> String {
-        prefix + Sodium.hex(Sodium.blake2b(Array(vaultRealPath.utf8) + [0] + Array((url ?? "").utf8), length: 16))
+        vaultPrefix(vaultRealPath) + Sodium.hex(Sodium.blake2b(Array((url ?? "").utf8), length: 16))
+    }
+
+    /// What every token key of one vault starts with.
+    static func vaultPrefix(_ vaultRealPath: String) -> String {
+        prefix + Sodium.hex(Sodium.blake2b(Array(vaultRealPath.utf8), length: 16)) + ":"
+    }
+
+    /// Removes every cached token of the vault (for `lock`, and tests); returns how many.
+    @discardableResult
+    public static func forgetAll(vaultRealPath: String) -> Int {
+        let wanted = vaultPrefix(vaultRealPath)
+        var removed = 0
+        for (id, description) in Keyring.userKeys(type: "user") where description.hasPrefix(wanted) {
+            Keyring.remove(id)
+            removed += 1
+        }
+        return removed
     }
 
     /// The fingerprint of the sealed vault file's bytes.
