@@ -18,15 +18,15 @@ struct TokenTests {
 
     @Test("the Basic header is base64 of form(id):form(secret), NUL-terminated")
     func basicHeader() throws {
-        let line = TokenRequest.basicAuthorization(clientId: "my:client", clientSecret: Fixture.secret)
+        let line = TokenRequest.basicAuthorization(clientId: "my:client", clientSecret: TokenFixture.secret)
         let bytes = line.bytes
         #expect(bytes.last == 0)
         let text = String(decoding: bytes.dropLast(), as: UTF8.self)
         #expect(text.hasPrefix("Authorization: Basic "))
         let encoded = String(text.dropFirst("Authorization: Basic ".count))
         let decoded = try #require(Data(base64Encoded: encoded))
-        #expect(String(decoding: decoded, as: UTF8.self) == "my%3Aclient:" + TokenRequest.formEncoded(Fixture.secret))
-        #expect(!text.contains(Fixture.secret))
+        #expect(String(decoding: decoded, as: UTF8.self) == "my%3Aclient:" + TokenRequest.formEncoded(TokenFixture.secret))
+        #expect(!text.contains(TokenFixture.secret))
         // Every length modulo 3 gives well-padded base64.
         for length in 1...7 {
             let other = TokenRequest.basicAuthorization(clientId: "c", clientSecret: String(repeating: "x", count: length)).bytes
@@ -151,7 +151,7 @@ struct TokenEndToEndTests {
 
     @Test("the token is issued by Authlib for an awkward secret and accepted by its resource check")
     func issuedAndAccepted() throws {
-        let box = try Fixture.vault(tokenURL: servers.long.url("/token"))
+        let box = try TokenFixture.vault(tokenURL: servers.long.url("/token"))
         let before = try servers.long.stats()
         let result = box.run(["token"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -165,7 +165,7 @@ struct TokenEndToEndTests {
 
     @Test("a cached token makes no request; --refresh makes one; --json and the newline rule")
     func cache() throws {
-        let box = try Fixture.vault(tokenURL: servers.long.url("/token"))
+        let box = try TokenFixture.vault(tokenURL: servers.long.url("/token"))
         let first = box.run(["token"]).out
         let count = try servers.long.stats().tokenRequests
         let second = box.run(["token"])
@@ -192,7 +192,7 @@ struct TokenEndToEndTests {
 
     @Test("a 2-second token: cached within its life, fetched anew after 3 s")
     func expiry() throws {
-        let box = try Fixture.vault(tokenURL: servers.short.url("/token"))
+        let box = try TokenFixture.vault(tokenURL: servers.short.url("/token"))
         let start = try servers.short.stats().tokenRequests
         let first = box.run(["token"])
         #expect(first.status == 0, "\(first.stderr)")
@@ -209,7 +209,7 @@ struct TokenEndToEndTests {
 
     @Test("exec --token sets LOMME_ACCESS_TOKEN (and only with --token)")
     func execToken() throws {
-        let box = try Fixture.vault(tokenURL: servers.long.url("/token"))
+        let box = try TokenFixture.vault(tokenURL: servers.long.url("/token"))
         let token = box.run(["token"]).out
         let count = try servers.long.stats().tokenRequests
         let shown = box.run(["exec", "--token", "--", "sh", "-c", #"printf %s "$LOMME_ACCESS_TOKEN""#])
@@ -217,7 +217,7 @@ struct TokenEndToEndTests {
         #expect(try servers.long.stats().tokenRequests == count)
         let without = box.run(["exec", "--", "sh", "-c", #"printf %s "${LOMME_ACCESS_TOKEN-unset}""#])
         #expect(without.out == "unset")
-        let other = try Fixture.vault(tokenURL: nil)
+        let other = try TokenFixture.vault(tokenURL: nil)
         let viaURL = other.run(["exec", "--token-url", servers.long.url("/token"), "--", "sh", "-c", #"printf %s "$LOMME_ACCESS_TOKEN""#])
         #expect(viaURL.status == 0 && !viaURL.out.isEmpty)
         #expect(try servers.long.accountsStatus(token: viaURL.out) == 200)
@@ -225,7 +225,7 @@ struct TokenEndToEndTests {
 
     @Test("the cache needs no unlock, and any change to the vault retires it")
     func cacheAndVault() throws {
-        let box = try Fixture.vault(tokenURL: servers.long.url("/token"))
+        let box = try TokenFixture.vault(tokenURL: servers.long.url("/token"))
         let token = box.run(["token"]).out
         #expect(box.run(["lock"]).status == 0)
         let cached = box.run(["token", "--no-prompt"])
@@ -236,7 +236,7 @@ struct TokenEndToEndTests {
         #expect(box.run(["unlock", "--passphrase-file", box.passphraseFile]).status == 0)
         let fresh = box.run(["token"]).out
         let count = try servers.long.stats().tokenRequests
-        box.importConfig(Fixture.config(tokenURL: servers.long.url("/token"), name: "renamed"))
+        box.importConfig(TokenFixture.config(tokenURL: servers.long.url("/token"), name: "renamed"))
         let after = box.run(["token"])
         #expect(after.status == 0 && after.out != fresh)
         #expect(try servers.long.stats().tokenRequests == count + 1)
@@ -251,9 +251,9 @@ struct TokenEndToEndTests {
     func failures() throws {
         let long = servers.long
         let cases: [(url: String, secret: String?, extra: [String], words: String)] = [
-            ("http://127.0.0.1:\(try Fixture.closedPort())/token", nil, [], "cannot reach the token endpoint"),
+            ("http://127.0.0.1:\(try TokenFixture.closedPort())/token", nil, [], "cannot reach the token endpoint"),
             (long.url("/token"), "not the secret", [], "the client secret was refused — ask for a new QR"),
-            (long.url("/token"), Fixture.noGrantSecret, [], "does not let this client use the client-credentials grant"),
+            (long.url("/token"), TokenFixture.noGrantSecret, [], "does not let this client use the client-credentials grant"),
             (long.url("/broken/500"), nil, [], "failed with HTTP 500; try again later"),
             (long.url("/broken/503"), nil, [], "failed with HTTP 503"),
             (long.url("/broken/malformed"), nil, [], "not with a token: the answer is not JSON"),
@@ -266,18 +266,18 @@ struct TokenEndToEndTests {
             (long.url("/nothing-here"), nil, [], "answered HTTP 404"),
         ]
         for item in cases {
-            let box = try Fixture.vault(tokenURL: item.url, clientId: item.secret == Fixture.noGrantSecret ? Fixture.noGrantId : Fixture.clientId,
-                                        secret: item.secret ?? Fixture.secret)
+            let box = try TokenFixture.vault(tokenURL: item.url, clientId: item.secret == TokenFixture.noGrantSecret ? TokenFixture.noGrantId : TokenFixture.clientId,
+                                        secret: item.secret ?? TokenFixture.secret)
             let result = box.run(["token"] + item.extra)
             #expect(result.status == 8, "\(item.url): \(result.stderr)")
             #expect(result.stderr.contains(item.words), "\(item.url): \(result.stderr)")
             #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
-            for secret in [Fixture.secret, TokenRequest.formEncoded(Fixture.secret), item.secret ?? Fixture.secret] {
+            for secret in [TokenFixture.secret, TokenRequest.formEncoded(TokenFixture.secret), item.secret ?? TokenFixture.secret] {
                 #expect(!result.stderr.contains(secret))
             }
         }
-        let none = try Fixture.vault(tokenURL: nil)
+        let none = try TokenFixture.vault(tokenURL: nil)
         let missing = none.run(["token"])
         #expect(missing.status == 1 && missing.stderr.contains("no token URL: pass --url or put tokenUrl in the config"))
         let usage = none.run(["token", "--url", "ftp://127.0.0.1/t"])
@@ -286,8 +286,8 @@ struct TokenEndToEndTests {
 
     @Test("examples/balance prints the stored account, refreshing a refused token once")
     func balance() throws {
-        let box = try Fixture.vault(tokenURL: servers.long.url("/token"))
-        let script = Fixture.root + "/examples/balance"
+        let box = try TokenFixture.vault(tokenURL: servers.long.url("/token"))
+        let script = TokenFixture.root + "/examples/balance"
         let expected = "Brukskonto\n1234 56 78903\navailable: 1 234,50 kr\nbalance:   -12 345 678,05 kr\n"
         let result = box.run(["--api", servers.long.url("/")], executable: script)
         #expect(result.status == 0, "\(result.stderr)")
@@ -305,7 +305,7 @@ struct TokenEndToEndTests {
 
 // MARK: - Fixtures
 
-enum Fixture {
+enum TokenFixture {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let binary = root + "/.build/debug/lomme-vault"
     static let clientId = "lomme:test client+1"
@@ -386,12 +386,12 @@ enum Fixture {
         func run(_ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:]) -> Result {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["-w", executable ?? Fixture.binary] + arguments
+            process.arguments = ["-w", executable ?? TokenFixture.binary] + arguments
             var env = ProcessInfo.processInfo.environment
             env["LOMME_VAULT_KDF"] = "minimum"
             env["LOMME_VAULT"] = vault
             env["LOMME_VAULT_KEYRING"] = nil
-            env["LOMME_VAULT_BIN"] = Fixture.binary
+            env["LOMME_VAULT_BIN"] = TokenFixture.binary
             env["BANK_API_URL"] = nil
             for (key, value) in environment { env[key] = value }
             process.environment = env
@@ -465,7 +465,7 @@ struct OAuthServer: Sendable {
 
     /// The status of GET /accounts/ with this bearer token (Authlib's ResourceProtector decides).
     func accountsStatus(token: String) throws -> Int {
-        let headers = "Authorization: Bearer \(token)\ncustomerId: \(Fixture.userId)\n"
+        let headers = "Authorization: Bearer \(token)\ncustomerId: \(TokenFixture.userId)\n"
         let data = try curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "@-", url("/accounts/")], stdin: headers)
         return Int(String(decoding: data, as: UTF8.self)) ?? -1
     }
@@ -490,15 +490,15 @@ struct OAuthServer: Sendable {
         let settings: [String: Any] = [
             "lifetime": lifetime,
             "clients": [
-                ["client_id": Fixture.clientId, "client_secret": Fixture.secret, "grant_types": ["client_credentials"]],
-                ["client_id": Fixture.noGrantId, "client_secret": Fixture.noGrantSecret, "grant_types": [String]()],
+                ["client_id": TokenFixture.clientId, "client_secret": TokenFixture.secret, "grant_types": ["client_credentials"]],
+                ["client_id": TokenFixture.noGrantId, "client_secret": TokenFixture.noGrantSecret, "grant_types": [String]()],
             ],
-            "customer_id": Fixture.userId,
-            "accounts": Fixture.accounts,
+            "customer_id": TokenFixture.userId,
+            "accounts": TokenFixture.accounts,
         ]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Fixture.root + "/Tests/Servers/oauth_server.py"]
+        process.arguments = [TokenFixture.root + "/Tests/Servers/oauth_server.py"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
