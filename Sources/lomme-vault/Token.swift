@@ -22,19 +22,20 @@ struct Token: ParsableCommand {
             Plain http:// is allowed only to this machine (127.0.0.0/8, ::1, localhost); anywhere \
             else the token URL must be https://. libcurl is loaded only by this command.
 
-            Exit 8 (one line on stderr, never the secret or the token):
-              cannot reach the token endpoint URL: …        (no route, connection refused, DNS)
-              the token endpoint URL did not answer in time  (connect 5 s, total --timeout)
+            Exit 8, with one line on stderr that never holds the secret or the token:
+              cannot reach the token endpoint URL: …   (refused, no route, DNS)
+              the token endpoint URL did not answer in time (connect 5 s, total …)
               TLS with the token endpoint URL failed: …
-              the client secret was refused — ask for a new QR   (invalid_client, or 401)
-              the token endpoint URL does not let this client use the client-credentials grant
-              the token endpoint URL refused the token request: ERROR (DESCRIPTION)
-              the token endpoint URL failed with HTTP 5xx; try again later
-              the token endpoint URL answered HTTP NNN, not a token; check the token URL
-              the token endpoint URL answered, but not with a token: …   (not JSON, no \
-            access_token, not a Bearer token, a bad expires_in, over 64 KiB)
-            Exit 1: no token URL, a refused URL (plain http:// off loopback, credentials in it), \
-            libcurl missing. Exits 3, 4, 5 and 6 as for `get` when the vault must be opened.
+              the client secret was refused — ask for a new QR   (invalid_client, 401)
+              … does not let this client use the client-credentials grant
+              … refused the token request: ERROR (DESCRIPTION)
+              … failed with HTTP 5xx; try again later
+              … answered HTTP NNN, not a token; check the token URL
+              … answered, but not with a token: WHY   (not JSON, no access_token,
+                not Bearer, a bad expires_in, larger than 64 KiB)
+            Exit 1: no token URL, a refused URL (plain http:// off loopback, a \
+            password in it), libcurl missing. Exit 64: a bad --url. Exits 3, 4, 5 and 6 \
+            as for `get` when the vault must be opened.
             """
     )
 

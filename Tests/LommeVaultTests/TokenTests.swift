@@ -284,6 +284,18 @@ struct TokenEndToEndTests {
         #expect(usage.status == 64)
     }
 
+    @Test("certificates are verified: a self-signed https endpoint on loopback is exit 8")
+    func untrustedCertificate() throws {
+        let server = try OAuthServer.start(lifetime: 3600, tls: true)
+        defer { server.stop() }
+        let url = "https://127.0.0.1:\(server.port)/token"
+        let box = try TokenFixture.vault(tokenURL: url)
+        let result = box.run(["token"])
+        #expect(result.status == 8, "\(result.stderr)")
+        #expect(result.stderr.contains("TLS with the token endpoint \(url) failed"), "\(result.stderr)")
+        #expect(try server.stats(scheme: "https").tokenRequests == 0)
+    }
+
     @Test("examples/balance prints the stored account, refreshing a refused token once")
     func balance() throws {
         let box = try TokenFixture.vault(tokenURL: servers.long.url("/token"))
@@ -453,8 +465,8 @@ struct OAuthServer: Sendable {
 
     struct Stats { var tokenRequests: Int; var accountsRequests: Int }
 
-    func stats() throws -> Stats {
-        let data = try curl(["-sS", url("/stats")])
+    func stats(scheme: String = "http") throws -> Stats {
+        let data = try curl(["-sS", "--insecure", scheme + "://127.0.0.1:\(port)/stats"])
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Int])
         return Stats(tokenRequests: object["token_requests"] ?? -1, accountsRequests: object["accounts_requests"] ?? -1)
     }
@@ -486,9 +498,10 @@ struct OAuthServer: Sendable {
     }
 
     /// Starts Tests/Servers/oauth_server.py on a free loopback port.
-    static func start(lifetime: Int) throws -> OAuthServer {
+    static func start(lifetime: Int, tls: Bool = false) throws -> OAuthServer {
         let settings: [String: Any] = [
             "lifetime": lifetime,
+            "tls": tls,
             "clients": [
                 ["client_id": TokenFixture.clientId, "client_secret": TokenFixture.secret, "grant_types": ["client_credentials"]],
                 ["client_id": TokenFixture.noGrantId, "client_secret": TokenFixture.noGrantSecret, "grant_types": [String]()],
@@ -497,7 +510,9 @@ struct OAuthServer: Sendable {
             "accounts": TokenFixture.accounts,
         ]
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        // Debian's python3 with python3-authlib; LOMME_TEST_PYTHON picks another (a venv with
+        // Authlib from PyPI, which decodes Basic credentials itself).
+        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["LOMME_TEST_PYTHON"] ?? "/usr/bin/python3")
         process.arguments = [TokenFixture.root + "/Tests/Servers/oauth_server.py"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input

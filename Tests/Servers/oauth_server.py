@@ -16,7 +16,8 @@ Configuration is one JSON object on standard input:
   {"lifetime": 3600,
    "clients": [{"client_id": "...", "client_secret": "...", "grant_types": ["client_credentials"]}],
    "customer_id": "01010112345",
-   "accounts": [{...}, ...]}
+   "accounts": [{...}, ...],
+   "tls": false}        (true: https with a self-signed certificate no client trusts)
 It binds 127.0.0.1 on a free port, prints "PORT <n>" on stdout and serves until killed.
 
 Client authentication: RFC 6749 §2.3.1 says the client id and secret are each
@@ -241,6 +242,38 @@ def watchdog():
 
 threading.Thread(target=watchdog, daemon=True).start()
 
-http = make_server("127.0.0.1", 0, app, threaded=True)
+def self_signed_context():
+    """An https context with a fresh self-signed certificate for 127.0.0.1, which no
+    client trusts: for testing that the client verifies certificates."""
+    import datetime
+    import ipaddress
+    import ssl
+    import tempfile
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .sign(key, hashes.SHA256()))
+    directory = tempfile.mkdtemp()
+    with open(directory + "/cert.pem", "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(directory + "/key.pem", "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(directory + "/cert.pem", directory + "/key.pem")
+    os.remove(directory + "/key.pem")
+    return context
+
+
+http = make_server("127.0.0.1", 0, app, threaded=True,
+                   ssl_context=self_signed_context() if settings.get("tls") else None)
 print("PORT %d" % http.server_port, flush=True)
 http.serve_forever()
