@@ -8,15 +8,23 @@ struct Exec: ParsableCommand {
         abstract: "Run a command with LOMME_CLIENT_ID, LOMME_CLIENT_SECRET, LOMME_USER_ID and LOMME_ACCOUNT_NR set.",
         discussion: """
             lomme-vault replaces itself with COMMAND (searched in PATH), so COMMAND's exit code is \
-            lomme-vault's. If COMMAND cannot be run (not found, not executable), the exit code is 1.
+            lomme-vault's. If COMMAND cannot be run (not found, not executable), the exit code is 1. \
+            --token also sets LOMME_ACCESS_TOKEN to an access token, as `lomme-vault token` gives it \
+            (cached, or fetched from the config's tokenUrl or --token-url; exit 8 if that fails).
             """
     )
 
+    @Flag(name: .customLong("token"), help: "Also set LOMME_ACCESS_TOKEN (see `lomme-vault token`).") var token = false
+    @Option(name: .customLong("token-url"), help: ArgumentHelp("The token endpoint for --token (default: the config's tokenUrl); implies --token.", valueName: "url"))
+    var tokenURL: String?
     @OptionGroup var vault: VaultOptions
     @Argument(parsing: .postTerminator, help: "-- COMMAND [ARG...]") var command: [String] = []
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("give the command to run after --, e.g. lomme-vault exec -- ./client") }
+        if let tokenURL {
+            do { _ = try TokenURL(tokenURL, source: "--token-url") } catch { throw ValidationError(error.message) }
+        }
     }
 
     func run() throws {
@@ -24,6 +32,11 @@ struct Exec: ParsableCommand {
         let config = try VaultReader.config(store, vault.unlockOptions)
         for (name, value) in ShellExport.variables(config) {
             setenv(name, value, 1)
+        }
+        if token || tokenURL != nil {
+            let explicit = try tokenURL.map { text throws(LommeError) in try TokenURL(text, source: "--token-url") }
+            let outcome = try TokenService.obtain(store, explicitURL: explicit, refresh: false) { () throws(LommeError) in config }
+            setenv("LOMME_ACCESS_TOKEN", outcome.token.accessToken, 1)
         }
         var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
         arguments.append(nil)

@@ -1,10 +1,80 @@
 import ArgumentParser
+import Glibc
 import LommeVault
 
 struct Token: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "token", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print an OAuth 2.0 access token (client credentials), cached in the kernel keyring until it expires.",
+        discussion: """
+            POSTs grant_type=client_credentials to the token URL (--url, else the config's tokenUrl) \
+            with HTTP Basic authentication: the client id and secret, each form-urlencoded, then \
+            base64. The token goes to stdout with nothing else (a newline only when stdout is a \
+            terminal; -n never, --newline always); --json prints {"access_token", "token_type", \
+            "expires_in"} with the seconds the token still lives.
+
+            The token is kept in the user's kernel keyring (never on disk) until expires_in minus \
+            30 s or a tenth of its life, whichever is less, keyed by vault and token URL; while it \
+            is valid no request is made and the vault need not be unlocked. Any change to the \
+            vault retires it. --refresh drops it and asks for a new one (do that after the bank \
+            API answers 401).
+
+            Plain http:// is allowed only to this machine (127.0.0.0/8, ::1, localhost); anywhere \
+            else the token URL must be https://. libcurl is loaded only by this command.
+
+            Exit 8, with one line on stderr that never holds the secret or the token:
+              cannot reach the token endpoint URL: …   (refused, no route, DNS)
+              the token endpoint URL did not answer in time (connect 5 s, total …)
+              TLS with the token endpoint URL failed: …
+              the client secret was refused — ask for a new QR   (invalid_client, 401)
+              … does not let this client use the client-credentials grant
+              … refused the token request: ERROR (DESCRIPTION)
+              … failed with HTTP 5xx; try again later
+              … answered HTTP NNN, not a token; check the token URL
+              … answered, but not with a token: WHY   (not JSON, no access_token,
+                not Bearer, a bad expires_in, larger than 64 KiB)
+            Exit 1: no token URL, a refused URL (plain http:// off loopback, a \
+            password in it), libcurl missing. Exit 64: a bad --url. Exits 3, 4, 5 and 6 \
+            as for `get` when the vault must be opened.
+            """
+    )
+
+    @Option(name: .customLong("url"), help: ArgumentHelp("The token endpoint (default: the config's tokenUrl).", valueName: "url"))
+    var url: String?
+    @Flag(name: .customLong("refresh"), help: "Ignore and replace a cached token.") var refresh = false
+    @Flag(name: .customLong("json"), help: "Print access_token, token_type and expires_in (seconds left) as JSON.") var json = false
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Give up after this many seconds (connecting: 5 at most).", valueName: "seconds"))
+    var timeout: Double = 20
+    @OptionGroup var newline: NewlineOptions
+    @OptionGroup var vault: VaultOptions
+
+    func validate() throws {
+        if let url {
+            do {
+                _ = try TokenURL(url, source: "--url")
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout takes seconds, more than 0 and at most 600") }
+    }
 
     func run() throws {
-        throw LommeError.failure("'token' is not available in this version yet")
+        let store = try vault.prepare()
+        let explicit = try url.map { text throws(LommeError) in try TokenURL(text, source: "--url") }
+        let outcome = try TokenService.obtain(store, explicitURL: explicit, refresh: refresh,
+                                              timeouts: .init(connect: 5, total: timeout)) { () throws(LommeError) in
+            try VaultReader.config(store, vault.unlockOptions)
+        }
+        if json {
+            let document = JSON.object([
+                JSON.Member("access_token", .string(outcome.token.accessToken)),
+                JSON.Member("token_type", .string(outcome.token.tokenType)),
+                JSON.Member("expires_in", outcome.remaining.map { .number(String($0)) } ?? .null),
+            ])
+            Terminal.output(document.text + (newline.wanted ? "\n" : ""))
+        } else {
+            Terminal.output(outcome.token.accessToken + (newline.wanted ? "\n" : ""))
+        }
     }
 }

@@ -61,6 +61,25 @@ public enum Keyring {
         _ = keyctl_unlink(id, KEY_SPEC_USER_KEYRING)
     }
 
+    /// The keys of `type` directly in the user keyring, with their descriptions.
+    public static func userKeys(type wanted: String) -> [(KeyID, String)] {
+        if disabled { return [] }
+        var buffer: UnsafeMutableRawPointer? = nil
+        let length = keyctl_read_alloc(KEY_SPEC_USER_KEYRING, &buffer)
+        guard length >= 0, let buffer else { return [] }
+        defer { free(buffer) }
+        let ids = (0..<Int(length) / MemoryLayout<Int32>.size).map { buffer.load(fromByteOffset: $0 * 4, as: Int32.self) }
+        return ids.compactMap { id -> (KeyID, String)? in
+            var text: UnsafeMutablePointer<CChar>? = nil
+            guard keyctl_describe_alloc(id, &text) >= 0, let text else { return nil }
+            defer { free(text) }
+            // "type;uid;gid;perm;description"
+            let parts = String(cString: text).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+            guard parts.count == 5, parts[0] == wanted else { return nil }
+            return (id, String(parts[4]))
+        }
+    }
+
     /// The kernel's remaining timeout for a key, from /proc/keys (`9m`, `2h`, `perm`).
     public static func timeoutText(_ id: KeyID) -> String? {
         guard let file = fopen("/proc/keys", "r") else { return nil }

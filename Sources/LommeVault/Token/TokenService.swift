@@ -1,0 +1,108 @@
+/// "Give me an access token for this vault": the cached one while it is valid, else the
+/// client-credentials grant with the config's id and secret.
+public enum TokenService {
+    public struct Timeouts: Sendable {
+        public var connect: Double
+        public var total: Double
+        public init(connect: Double = 5, total: Double = 20) {
+            self.connect = min(connect, total)
+            self.total = total
+        }
+    }
+
+    public struct Outcome: Sendable {
+        public var token: AccessToken
+        /// Seconds the token still lives (nil when the endpoint did not say).
+        public var remaining: UInt64?
+        public var fromCache: Bool
+    }
+
+    nonisolated(unsafe) static var toldUnavailable = false
+
+    static func tellUnavailable(_ problem: Keyring.Unavailable) {
+        guard !toldUnavailable else { return }
+        toldUnavailable = true
+        Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the token is not cached, so every call asks the token endpoint")
+    }
+
+    /// - Parameters:
+    ///   - explicitURL: `--url`, already checked; nil means the config's `tokenUrl`.
+    ///   - refresh: skip (and drop) the cached token.
+    ///   - config: opens the vault; called only when a token must be fetched.
+    public static func obtain(_ store: VaultStore, explicitURL: TokenURL?, refresh: Bool, timeouts: Timeouts = Timeouts(),
+                              config: () throws(LommeError) -> Config) throws(LommeError) -> Outcome {
+        let sealed = try store.read()
+        let fingerprint = TokenCache.fingerprint(sealed)
+        let description = TokenCache.description(vaultRealPath: store.realPath, url: explicitURL?.text)
+        var cacheUsable = true
+        do {
+            if refresh {
+                try TokenCache.forget(description)
+            } else if let entry = try TokenCache.lookup(description, fingerprint: fingerprint) {
+                return Outcome(token: entry.token, remaining: entry.token.expiresIn, fromCache: true)
+            }
+        } catch {
+            tellUnavailable(error)
+            cacheUsable = false
+        }
+
+        let config = try config()
+        let url: TokenURL
+        if let explicitURL {
+            url = explicitURL
+        } else if let text = config.tokenURL {
+            url = try TokenURL(text, source: "the config's tokenUrl")
+        } else {
+            throw LommeError.failure("no token URL: pass --url or put tokenUrl in the config")
+        }
+        let requested = TokenCache.nowMilliseconds()
+        let token = try fetch(url, config: config, timeouts: timeouts)
+        var remaining = token.expiresIn
+        if cacheUsable {
+            do {
+                if let entry = try TokenCache.store(description, fingerprint: fingerprint, token: token, requested: requested) {
+                    remaining = entry.remaining()
+                }
+            } catch {
+                tellUnavailable(error)
+            }
+        }
+        return Outcome(token: token, remaining: remaining, fromCache: false)
+    }
+
+    /// One client-credentials request; every failure is one line without a secret.
+    public static func fetch(_ url: TokenURL, config: Config, timeouts: Timeouts) throws(LommeError) -> AccessToken {
+        let authorization = TokenRequest.basicAuthorization(clientId: config.clientId, clientSecret: config.clientSecret)
+        let endpoint = "the token endpoint \(url.shown)"
+        let answer: HTTPClient.Answer
+        do {
+            answer = try HTTPClient.postForm(url, authorization: authorization, body: TokenRequest.body,
+                                             connectTimeout: timeouts.connect, totalTimeout: timeouts.total)
+        } catch {
+            throw message(for: error, endpoint: endpoint, timeouts: timeouts)
+        }
+        return try TokenResponse.interpret(status: answer.status, body: answer.body, contentType: answer.contentType, endpoint: endpoint)
+    }
+
+    static func message(for failure: HTTPClient.Failure, endpoint: String, timeouts: Timeouts) -> LommeError {
+        func seconds(_ value: Double) -> String {
+            value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        }
+        switch failure {
+        case .noLibrary(let detail):
+            return LommeError.failure("`token` needs libcurl: \(detail)")
+        case .unreachable(let detail):
+            return LommeError(.token, "cannot reach \(endpoint): \(detail)")
+        case .timeout:
+            return LommeError(.token, "\(endpoint) did not answer in time (connect \(seconds(timeouts.connect)), total \(seconds(timeouts.total))); check the network, or raise --timeout")
+        case .tls(let detail):
+            return LommeError(.token, "TLS with \(endpoint) failed: \(detail); check the URL and the system's CA certificates")
+        case .tooLarge:
+            return LommeError(.token, "\(endpoint) sent an answer larger than \(HTTPClient.maximumAnswer / 1024) KiB; that is not a token")
+        case .refusedURL(let detail):
+            return LommeError.failure("cannot use the token URL: \(detail)")
+        case .other(let detail):
+            return LommeError(.token, "the request to \(endpoint) failed: \(detail)")
+        }
+    }
+}
