@@ -38,6 +38,9 @@ public enum Scanner {
     /// The default budget for one picture.
     public static let defaultDeadline: Duration = .milliseconds(2500)
 
+    /// How many passes run whatever the deadline says.
+    static let mandatoryPasses = 2
+
     /// Names of the passes in the order they run.
     public static var passNames: [String] { order }
 
@@ -129,7 +132,12 @@ public enum Scanner {
                        clock: ContinuousClock, report: (Decoded) -> Void) {
         let plain = ZBarScanner()
         var invertedScanner: ZBarScanner?
-        while !state.stopped, clock.now < end, let index = state.nextPass(below: passes.count) {
+        while !state.stopped, let index = state.nextPass(below: passes.count) {
+            // The first passes always run, however loaded the machine: a clean picture must
+            // never come back "no QR code found" because the clock ran out. The budget
+            // bounds the rest.
+            let mandatory = index < mandatoryPasses
+            if !mandatory && clock.now >= end { break }
             let pass = passes[index]
             let scanner: ZBarScanner
             if pass.inverted {
@@ -139,7 +147,7 @@ public enum Scanner {
                 scanner = plain
             }
             for image in pass.images(subject) {
-                if state.stopped || clock.now >= end { break }
+                if state.stopped || (!mandatory && clock.now >= end) { break }
                 for symbol in scanner.scan(image) where !symbol.bytes.isEmpty {
                     report(Decoded(bytes: symbol.bytes, pass: pass.name))
                 }
