@@ -17,6 +17,8 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("stdin"), help: "Read the payload text from standard input instead of a photo.") var stdin = false
     @Flag(name: .customLong("yes"), help: "Store without asking.") var yes = false
     @Flag(name: .customLong("no-check"), help: "Skip the mod-11 check digit rules (for test numbers).") var noCheck = false
+    @Flag(name: .customLong("trust-new-issuer"), help: "Accept a sealed code from another issuer than the pinned one, and pin it instead.")
+    var trustNewIssuer = false
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
@@ -25,13 +27,67 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let store = try vault.prepare()
-        let config = try ImportSource.decode(photos: photos, stdin: stdin, checksums: !noCheck)
+        let payload = try ImportSource.payload(photos: photos, stdin: stdin)
+        let text = QRText.decode(payload)
+        if Envelope.isEnvelope(text) {
+            try importSealed(text, store: store)
+        } else {
+            try importPlain(PlainPayload.decode(payload, checksums: !noCheck), store: store)
+        }
+    }
+
+    func importPlain(_ config: Config, store: VaultStore) throws {
         let opened: OpenedVault? = store.exists ? try Session.open(store, vault.unlockOptions) : nil
         let old = opened?.contents.config
         if old == config {
             Terminal.info("The vault already holds this config; nothing changed.")
             return
         }
+        try confirm(config, replacing: old, notes: ["Plain config: it was readable by anyone who saw the QR code."])
+        if let opened {
+            try VaultActions.update(opened) { contents in contents.store(config) }
+            Terminal.info("Stored in \(store.path).")
+        } else {
+            Terminal.info("There is no vault at \(store.path) yet; creating it.")
+            if vault.noPrompt && vault.source == .terminal {
+                throw LommeError(.locked, "--no-prompt: give the new vault's passphrase with --passphrase-fd or --passphrase-file")
+            }
+            var contents = VaultContents(config: config)
+            _ = try contents.ensureDeviceIdentity()
+            try VaultActions.create(store, contents: contents, source: vault.source)
+            Terminal.info("Created the vault and stored the config in \(store.path).")
+        }
+    }
+
+    func importSealed(_ text: String, store: VaultStore) throws {
+        guard store.exists else {
+            throw LommeError(.notFound, "a sealed code opens only on the device it was issued to, and there is no vault at \(store.path): run `lomme-vault init`, show `lomme-vault key` to the parent, and import the code they issue to it")
+        }
+        let opened = try Session.open(store, vault.unlockOptions)
+        guard let identity = try opened.contents.deviceIdentity() else {
+            throw LommeError.refused("this vault has no device key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
+        }
+        let now = Int64(time(nil))
+        let check = try SealedImport(text: text, identity: identity, now: now, checksums: !noCheck, trustNewIssuer: trustNewIssuer)
+        if check.alreadyImported {
+            Terminal.info("This sealed code was imported already; nothing changed.")
+            return
+        }
+        try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines)
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            // Checked again against what the vault holds now, under the write lock.
+            guard var current = try contents.deviceIdentity() else { throw LommeError.refused("the vault's device key disappeared; nothing was stored") }
+            let recheck = try SealedImport(text: text, identity: current, now: now, checksums: !noCheck, trustNewIssuer: trustNewIssuer)
+            recheck.record(in: &current, now: VaultContents.timestamp())
+            contents.device = current.json
+            contents.store(recheck.config)
+        }
+        Terminal.info("Stored in \(store.path).")
+    }
+
+    /// Shows what will be stored and what it replaces, and asks unless --yes.
+    func confirm(_ config: Config, replacing old: Config?, notes: [String]) throws {
+        notes.forEach(Terminal.info)
         Terminal.info("Will store:")
         config.summaryLines.forEach(Terminal.info)
         if let old {
@@ -44,22 +100,13 @@ struct Import: ParsableCommand {
             }
             guard try Prompt.confirm("Store it?") else { throw LommeError.failure("not stored; nothing changed") }
         }
-        if let opened {
-            try VaultActions.update(opened) { contents in contents.store(config) }
-            Terminal.info("Stored in \(store.path).")
-        } else {
-            Terminal.info("There is no vault at \(store.path) yet; creating it.")
-            if vault.noPrompt && vault.source == .terminal {
-                throw LommeError(.locked, "--no-prompt: give the new vault's passphrase with --passphrase-fd or --passphrase-file")
-            }
-            try VaultActions.create(store, contents: VaultContents(config: config), source: vault.source)
-            Terminal.info("Created the vault and stored the config in \(store.path).")
-        }
     }
 }
 
 enum ImportSource {
-    static func decode(photos: [String], stdin: Bool, checksums: Bool) throws(LommeError) -> Config {
+    /// The payload's bytes: standard input (trailing white space dropped) or the first
+    /// importable code found in the photos.
+    static func payload(photos: [String], stdin: Bool) throws(LommeError) -> [UInt8] {
         if stdin {
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
@@ -70,10 +117,10 @@ enum ImportSource {
                 bytes += chunk[0..<count]
                 if bytes.count > 65536 { throw LommeError.refused("the payload on standard input is larger than 64 KiB; it is not a config") }
             }
-            defer { SecureBytes.wipe(&bytes) }
+            SecureBytes.wipe(&chunk)
             while let last = bytes.last, [0x0A, 0x0D, 0x20, 0x09].contains(last) { bytes.removeLast() }
             guard !bytes.isEmpty else { throw LommeError.refused("standard input was empty; pipe the payload text (the QR code's content) into it") }
-            return try PlainPayload.decode(bytes, checksums: checksums)
+            return bytes
         }
         var lastError = LommeError.image("no QR code found")
         for photo in photos {
@@ -82,7 +129,7 @@ enum ImportSource {
                 guard let first = found.first(where: { Payload.isImportable($0.bytes) }) else {
                     throw LommeError.refused("the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
                 }
-                return try PlainPayload.decode(first.bytes, checksums: checksums)
+                return first.bytes
             } catch where error.code == .unreadableImage {
                 lastError = error
             }

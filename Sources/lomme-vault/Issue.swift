@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import LommeVault
 
 struct Issue: ParsableCommand {
@@ -13,8 +14,15 @@ struct Issue: ParsableCommand {
             --output FILE.png / FILE.svg. Before anything is shown, the drawing is read back by \
             lomme-vault's own scanner and compared with the payload.
 
-            A plain code holds the client secret and the national id in clear: anyone who sees or \
-            photographs it can use them. Files holding a plain code are written with mode 0600.
+            With --to KEY or --to-image PHOTO the code is sealed: the config is encrypted to the \
+            child's device key (from `lomme-vault key` on the child's device) and signed with this \
+            machine's own vault key, and it expires (--expires, default 24h). Only that device can \
+            open it, and the child's device pins the issuer on first use. Sealing needs a vault of \
+            your own (`lomme-vault init`) for the signing key.
+
+            Without --to the code is plain, the original app's JSON: it holds the client secret and \
+            the national id in clear, and anyone who sees or photographs it can use them. Files \
+            holding a plain code are written with mode 0600.
             """
     )
 
@@ -30,26 +38,88 @@ struct Issue: ParsableCommand {
     @Flag(name: .long, help: "Skip the check-digit rules (for test numbers); the other rules still apply.")
     var noCheck = false
 
+    @Option(name: .long, help: ArgumentHelp("Seal the code to this device key (lvk1…, from `lomme-vault key`).", valueName: "KEY"))
+    var to: String?
+
+    @Option(name: .customLong("to-image"), help: ArgumentHelp("Seal the code to the device key in this photo of `lomme-vault key`'s QR code.", valueName: "PHOTO"))
+    var toImage: String?
+
+    @Option(name: .long, help: ArgumentHelp("How long a sealed code stays valid: 30m, 24h, 7d (at most 30d).", valueName: "DURATION"))
+    var expires: String = "24h"
+
+    @OptionGroup var vault: VaultOptions
+
     func validate() throws {
+        if to != nil && toImage != nil { throw ValidationError("give --to or --to-image, not both") }
+        guard let seconds = DurationText.parse(expires), seconds > 0, seconds <= 30 * 86400 else {
+            throw ValidationError("--expires takes a duration from 1s to 30d, such as 30m, 24h or 7d")
+        }
         if let output, !output.lowercased().hasSuffix(".png"), !output.lowercased().hasSuffix(".svg") {
             throw ValidationError("--output must end in .png or .svg")
         }
     }
 
     func run() throws {
+        let recipient = try to.map { try ReceivingKey(text: $0) } ?? toImage.map { try SealedIssue.recipient(inPhoto: $0) }
+        // Sealing signs with this machine's vault key: open it before asking for the config.
+        let issuer = try recipient.map { _ in try SealedIssue.issuerKeys(vault) }
         let config = try from.map { try ConfigInput.read(from: $0, checksums: !noCheck) } ?? ConfigInput.prompt(checksums: !noCheck)
-        let code = try IssuedCode(payload: PlainPayload.encode(config), level: level)
+        let payload: String
+        if let recipient, let issuer {
+            let now = Int64(time(nil))
+            payload = Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: Int64(DurationText.parse(expires)!))
+        } else {
+            payload = PlainPayload.encode(config)
+        }
+        let code = try IssuedCode(payload: payload, level: level)
         if let output {
-            try IssuedCode.write(code.fileBytes(for: output), to: output, mode: 0o600)
+            try IssuedCode.write(code.fileBytes(for: output), to: output, mode: recipient == nil ? 0o600 : 0o644)
         } else {
             Terminal.output(try code.terminalText(term: ProcessInfo.processInfo.environment["TERM"]))
         }
-        var lines = ["", "Plain config (QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)):"]
-        lines += config.summaryLines
-        lines.append("")
-        lines.append("Warning: this code holds the client secret and national id in clear. Anyone who sees or photographs it can use them; show it only to the child's device.")
-        if let output { lines.append("Wrote \(output) (mode 0600).") }
+        let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
+        var lines = [""]
+        if let recipient, let issuer {
+            let expiry = VaultContents.timestamp(Int(time(nil)) + Int(DurationText.parse(expires)!))
+            lines.append("Sealed to \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
+            lines += config.summaryLines
+            lines.append("")
+            lines.append("Only that device can open it. On first import it pins your issuer fingerprint \(issuer.fingerprint); tell the child to check it.")
+        } else {
+            lines.append("Plain config (\(shape)):")
+            lines += config.summaryLines
+            lines.append("")
+            lines.append("Warning: this code holds the client secret and national id in clear. Anyone who sees or photographs it can use them; show it only to the child's device, or seal it with --to.")
+        }
+        if let output { lines.append("Wrote \(output) (mode \(recipient == nil ? "0600" : "0644")).") }
         Terminal.info(lines.joined(separator: "\n"))
+    }
+}
+
+/// Where a sealed code's keys come from.
+enum SealedIssue {
+    /// The device key shown in a photo of `lomme-vault key`'s QR code.
+    static func recipient(inPhoto photo: String) throws -> ReceivingKey {
+        let found = try Scanner.scan(path: photo) { (try? ReceivingKey(text: $0.text)) != nil }
+        for decoded in found {
+            if let key = try? ReceivingKey(text: decoded.text) { return key }
+        }
+        throw LommeError.refused("the QR code in \(photo) is not a lomme-vault device key; photograph the code `lomme-vault key` shows on the child's device")
+    }
+
+    /// This machine's signing keys, from its own vault (made now if the vault has none).
+    static func issuerKeys(_ vault: VaultOptions) throws -> SigningKeyPair {
+        let store = try vault.prepare()
+        guard store.exists else {
+            throw LommeError(.notFound, "sealing a code needs a vault of your own for the signing key, and there is none at \(store.path): run `lomme-vault init` first")
+        }
+        let opened = try Session.open(store, vault.unlockOptions)
+        if let identity = try opened.contents.deviceIdentity() { return identity.signing }
+        var made: DeviceIdentity?
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            made = try contents.ensureDeviceIdentity()
+        }
+        return made!.signing
     }
 }
 

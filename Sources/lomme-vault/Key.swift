@@ -2,9 +2,40 @@ import ArgumentParser
 import LommeVault
 
 struct Key: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "key", abstract: "(not built yet)", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        abstract: "Print this device's public receiving key as text and QR (for the parent's `issue --to`).",
+        discussion: """
+            The key (`lvk1…`, checksummed so a typo is caught) is public: a sealed code issued to it \
+            can be opened only with the matching secret key, which stays in this vault. The vault is \
+            opened to read it (an unlocked session or the passphrase). A vault made before device keys \
+            existed gets its keys now.
+            """
+    )
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the QR code to FILE.png or FILE.svg instead of the terminal.", valueName: "FILE"))
+    var output: String?
+
+    @Flag(name: .long, help: "Print only the key text (for scripts).")
+    var text = false
+
+    @OptionGroup var vault: VaultOptions
+
+    func validate() throws {
+        if let output, !output.lowercased().hasSuffix(".png"), !output.lowercased().hasSuffix(".svg") {
+            throw ValidationError("--output must end in .png or .svg")
+        }
+    }
 
     func run() throws {
-        throw LommeError.failure("'key' is not available in this version yet")
+        let store = try vault.prepare()
+        let opened = try Session.open(store, vault.unlockOptions)
+        var identity = try opened.contents.deviceIdentity()
+        if identity == nil {
+            try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+                identity = try contents.ensureDeviceIdentity()
+            }
+            Terminal.info("Made this device's keys and stored them in the vault.")
+        }
+        try DeviceKeyOutput.show(identity!.receiving.publicKey, output: output, textOnly: text)
     }
 }

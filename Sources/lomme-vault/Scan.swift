@@ -52,7 +52,21 @@ struct Scan: ParsableCommand {
             var lines = ["\(photo): plain config (holds the secret in clear)"] + config.summaryLines
             if let problem { lines.append("  warning: \(problem.message)") }
             return lines.joined(separator: "\n") + "\n"
+        case .sealed(let envelope?, _):
+            return """
+                \(photo): sealed lomme-vault code (the config inside is encrypted to one device)
+                  issuer   \(envelope.issuerFingerprint)
+                  issued   \(VaultContents.timestamp(Int(envelope.issued)))
+                  expires  \(VaultContents.timestamp(Int(envelope.expires)))
+                Import it on the device it was issued to: lomme-vault import \(photo)
+
+                """
+        case .sealed(nil, let problem):
+            return "\(photo): a sealed lomme-vault code that cannot be read: \(problem?.message ?? "damaged")\n"
         case .other(let text):
+            if let key = try? ReceivingKey(text: text) {
+                return "\(photo): a lomme-vault device key, fingerprint \(key.fingerprint)\n\(key.text)\n"
+            }
             return "\(photo): not a lomme-vault config; the code holds:\n\(text)\n"
         }
     }

@@ -10,16 +10,9 @@ enum PublicKeyCrypto {
     static let signatureSize = Int(crypto_sign_BYTES)
     static let seedSize = 32
 
-    static func ready() {
-        _ = sodium_init()
-    }
+    static func ready() { Sodium.initialize() }
 
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        ready()
-        var bytes = [UInt8](repeating: 0, count: count)
-        randombytes_buf(&bytes, count)
-        return bytes
-    }
+    static func randomBytes(_ count: Int) -> [UInt8] { Sodium.randomBytes(count) }
 
     /// An X25519 key pair, from a 32-byte seed (fixed keys for test vectors) or at random.
     static func boxKeyPair(seed: [UInt8]? = nil) -> (publicKey: [UInt8], secretKey: [UInt8]) {
@@ -78,12 +71,7 @@ enum PublicKeyCrypto {
     }
 
     /// BLAKE2b of `count` bytes (the key ids and fingerprints).
-    static func hash(_ bytes: [UInt8], count: Int = 32) -> [UInt8] {
-        ready()
-        var output = [UInt8](repeating: 0, count: count)
-        crypto_generichash(&output, count, bytes, UInt64(bytes.count), nil, 0)
-        return output
-    }
+    static func hash(_ bytes: [UInt8], count: Int = 32) -> [UInt8] { Sodium.blake2b(bytes, length: count) }
 }
 
 extension PublicKeyCrypto {

@@ -14,6 +14,10 @@ public struct VaultStatus: Sendable {
     public var created: String?
     public var updated: String?
     public var hasPrevious = false
+    /// Fingerprints of this device's receiving and signing keys, and of the pinned issuer.
+    public var receivingKey: String?
+    public var signingKey: String?
+    public var pinnedIssuer: String?
 
     public static func read(_ store: VaultStore) throws(LommeError) -> VaultStatus {
         var status = VaultStatus(path: store.path, exists: store.exists)
@@ -35,6 +39,11 @@ public struct VaultStatus: Sendable {
             status.created = contents.created
             status.updated = contents.updated
             status.hasPrevious = contents.previous != nil
+            if let identity = try contents.deviceIdentity() {
+                status.receivingKey = identity.receiving.publicKey.fingerprint
+                status.signingKey = identity.signing.fingerprint
+                status.pinnedIssuer = identity.pinnedIssuer.map(Fingerprint.of)
+            }
         }
         return status
     }
@@ -56,7 +65,15 @@ public struct VaultStatus: Sendable {
         else if exists { out.append("fields:   (unlock to list them)") }
         if let created { out.append("created:  \(created)") }
         if let updated { out.append("updated:  \(updated)\(hasPrevious ? " (the previous config is kept)" : "")") }
-        out.append("device:   no device key yet")
+        if let receivingKey, let signingKey {
+            out.append("device:   receiving key \(receivingKey) (`lomme-vault key` shows it)")
+            out.append("issuer:   signing key \(signingKey) (what a child checks after importing a code you sealed)")
+            out.append("pinned:   " + (pinnedIssuer.map { "\($0) (sealed codes are accepted from this issuer only)" } ?? "no issuer yet"))
+        } else if unlocked {
+            out.append("device:   no device key yet (`lomme-vault key` makes one)")
+        } else {
+            out.append("device:   (unlock to see the device key fingerprints)")
+        }
         return out
     }
 
@@ -78,6 +95,9 @@ public struct VaultStatus: Sendable {
         if let created { members.append(JSON.Member("created", .string(created))) }
         if let updated { members.append(JSON.Member("updated", .string(updated))) }
         if unlocked { members.append(JSON.Member("previous", .bool(hasPrevious))) }
+        if let receivingKey { members.append(JSON.Member("receivingKey", .string(receivingKey))) }
+        if let signingKey { members.append(JSON.Member("signingKey", .string(signingKey))) }
+        if let pinnedIssuer { members.append(JSON.Member("pinnedIssuer", .string(pinnedIssuer))) }
         members.append(JSON.Member("deviceKey", .null))
         return .object(members)
     }

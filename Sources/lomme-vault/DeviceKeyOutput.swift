@@ -1,0 +1,25 @@
+import Foundation
+import LommeVault
+
+/// Prints this device's receiving key as `init` and `key` show it: a QR code of the
+/// key (in capitals, so the code is alphanumeric) and the key as text, on stdout.
+enum DeviceKeyOutput {
+    static func show(_ key: ReceivingKey, output: String? = nil, textOnly: Bool = false) throws {
+        if textOnly {
+            Terminal.output(key.text + "\n")
+            return
+        }
+        let code = try IssuedCode(payload: key.text.uppercased(), level: .M)
+        if let output {
+            try IssuedCode.write(code.fileBytes(for: output), to: output, mode: 0o644)
+            Terminal.info("Wrote the device key's QR code to \(output).")
+        } else {
+            Terminal.output(try code.terminalText(term: ProcessInfo.processInfo.environment["TERM"]))
+        }
+        Terminal.output(key.text + "\n")
+        Terminal.info("""
+            This device's receiving key, fingerprint \(key.fingerprint). It is public: show it to the parent, \
+            who issues a sealed code with `lomme-vault issue --to-image PHOTO-OF-THIS-CODE` or `--to \(key.text)`.
+            """)
+    }
+}
