@@ -215,3 +215,80 @@ struct ScannerTests {
         if let module = regions.first?.module { #expect(abs(module - 3) < 0.6) }
     }
 }
+
+/// The grid sampler: perspective maps, module sampling, and the pass that redraws a code.
+@Suite("Scanner grid sampler")
+struct GridSamplerTests {
+    typealias F = ScanFixtures
+
+    @Test func homographyMapsTheFourPointsItWasMadeFrom() throws {
+        let from = [(x: 0.0, y: 0.0), (x: 10.0, y: 0.0), (x: 10.0, y: 10.0), (x: 0.0, y: 10.0)]
+        let to = [(x: 5.0, y: 7.0), (x: 40.0, y: 2.0), (x: 52.0, y: 61.0), (x: 1.0, y: 33.0)]
+        let h = try #require(Homography(from: from, to: to))
+        for (a, b) in zip(from, to) {
+            let p = h.map(a.x, a.y)
+            #expect(abs(p.x - b.x) < 1e-9 && abs(p.y - b.y) < 1e-9)
+        }
+        // Straight lines stay straight: the middle of the top edge lies on the mapped top edge.
+        let mid = h.map(5, 0)
+        let cross = (to[1].x - to[0].x) * (mid.y - to[0].y) - (to[1].y - to[0].y) * (mid.x - to[0].x)
+        #expect(abs(cross) < 1e-6)
+        // Three points on a line have no perspective map.
+        #expect(Homography(from: [(0, 0), (1, 1), (2, 2), (0, 5)], to: to) == nil)
+    }
+
+    @Test func affineMapCompletesTheParallelogram() throws {
+        let h = try #require(Homography(affineFrom: [(0, 0), (1, 0), (0, 1)], to: [(10, 10), (30, 14), (6, 40)]))
+        let corner = h.map(1, 1)
+        #expect(abs(corner.x - 26) < 1e-9 && abs(corner.y - 44) < 1e-9)
+    }
+
+    /// `clean.png` seen steeply from one side, bent and squeezed: the code in a 300×300 view.
+    static func warped() throws -> GrayImage {
+        let code = try F.image("clean.png")
+        let w = Double(code.width), h = Double(code.height)
+        // Where the code's corners land: seen at an angle, the right side nearer.
+        let quad = [(x: 40.0, y: 50.0), (x: 262.0, y: 30.0), (x: 250.0, y: 275.0), (x: 55.0, y: 240.0)]
+        let map = try #require(Homography(from: quad, to: [(0, 0), (w, 0), (w, h), (0, h)]))
+        var pixels = [UInt8](repeating: 90, count: 300 * 300)
+        for y in 0..<300 {
+            for x in 0..<300 {
+                // A gentle wave across the code, as on a shirt.
+                let bent = Double(y) + 2 * sin(Double(x) / 23)
+                let p = map.map(Double(x), bent)
+                guard p.x >= 0, p.y >= 0, p.x < w, p.y < h else { continue }
+                pixels[y * 300 + x] = code[Int(p.x), Int(p.y)] < 128 ? 40 : 215
+            }
+        }
+        return GrayImage(width: 300, height: 300, pixels: pixels)
+    }
+
+    @Test func samplerReadsAWarpedCodePlainZbarCannot() throws {
+        let image = try Self.warped()
+        #expect(ZBarScanner().scan(image).isEmpty, "plain zbar should fail on the warped code")
+        #expect(Scanner.scan(image: image, options: F.only("plain")).isEmpty)
+        let found = Scanner.scan(image: image, options: F.only("grid"))
+        #expect(found.map(\.text) == [F.payload])
+        #expect(found.first?.pass == "grid")
+    }
+
+    @Test func finderTripleKnowsTheCorners() throws {
+        let image = try F.image("clean.png").rotated(by: 1)
+        let binary = image.otsuBinarized()
+        let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary).first)
+        // Turned a quarter clockwise, the top-left finder is at the top right of the picture.
+        #expect(triple.topLeft.x > Double(image.width) / 2 && triple.topLeft.y < Double(image.height) / 2)
+        #expect(triple.topRight.y > Double(image.height) / 2)
+        #expect(abs(triple.moduleAcross - 3) < 0.6)
+        let modules = (image.width / 3) - 8
+        #expect(triple.estimatedDimension == modules)
+    }
+
+    @Test func renderDrawsModulesWithAQuietZone() {
+        let grid = GrayImage(width: 2, height: 2, pixels: [0, 255, 255, 0])
+        let drawn = GridSampler.render(grid, scale: 2)
+        #expect(drawn.width == 20 && drawn.height == 20)
+        #expect(drawn[8, 8] == 0 && drawn[9, 9] == 0 && drawn[10, 8] == 255 && drawn[10, 10] == 0)
+        #expect(drawn[0, 0] == 255 && drawn[7, 7] == 255)
+    }
+}

@@ -1,15 +1,47 @@
 /// One way of preparing the picture for zbar. A pass makes one or more images from a
 /// `ScanSubject` (nothing when it does not apply, say enlarging a picture that is big
-/// already) and says whether zbar should also try them light-on-dark.
+/// already) and says whether zbar should also try them light-on-dark. A searching pass
+/// (the grid sampler) hands zbar one image at a time and uses what it finds to decide what
+/// to try next.
 struct Pass: Sendable {
     let name: String
     let inverted: Bool
-    let images: @Sendable (ScanSubject) -> [GrayImage]
+    let run: @Sendable (ScanSubject, Trial) -> Void
 
     init(_ name: String, inverted: Bool = false, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
         self.inverted = inverted
-        self.images = images
+        self.run = { subject, trial in
+            for image in images(subject) where !trial.over { _ = trial.scan(image) }
+        }
+    }
+
+    init(_ name: String, inverted: Bool = false, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
+        self.name = name
+        self.inverted = inverted
+        self.run = search
+    }
+}
+
+/// What a pass hands its images to: zbar, reporting what it decodes, and whether the
+/// search is over (time is up, or a decode was accepted).
+struct Trial {
+    let scanner: ZBarScanner
+    let pass: String
+    let isOver: () -> Bool
+    let report: (Decoded) -> Void
+
+    var over: Bool { isOver() }
+
+    /// Scans `image`; true when zbar decoded something in it.
+    @discardableResult
+    func scan(_ image: GrayImage) -> Bool {
+        var decoded = false
+        for symbol in scanner.scan(image) where !symbol.bytes.isEmpty {
+            report(Decoded(bytes: symbol.bytes, pass: pass))
+            decoded = true
+        }
+        return decoded
     }
 }
 
@@ -85,6 +117,8 @@ extension Pass {
                                    pixels: LocalStats.boxMean(image, radius: 1, squared: false))
             return [smooth.adaptiveBinarized(radius: localRadius(smooth, divisor: 40), offset: 2)]
         },
+        Pass("grid") { s, trial in GridPass.search(s, trial) },
+        Pass("grid-inv") { s, trial in GridPass.search(s, trial, inverted: true) },
         Pass("regions") { s in regionCrops(s, binarize: false) },
         Pass("regions-bin") { s in regionCrops(s, binarize: true) },
     ]

@@ -56,7 +56,7 @@ public enum Scanner {
     static let order: [String] = [
         "plain", "adaptive", "up2", "inverted", "otsu", "sauvola", "adaptive-inv", "denoised", "up3", "regions",
         "sharpened", "normalized", "adaptive-wide", "large", "regions-bin", "stretched", "small", "full",
-        "sharpened-up2", "adaptive-up2",
+        "sharpened-up2", "adaptive-up2", "grid", "grid-inv",
     ]
 
     /// Decodes every distinct QR payload in `image`; may return [].
@@ -146,11 +146,10 @@ public enum Scanner {
             } else {
                 scanner = plain
             }
-            for image in pass.images(subject) {
-                if state.stopped || (!mandatory && clock.now >= end) { break }
-                for symbol in scanner.scan(image) where !symbol.bytes.isEmpty {
-                    report(Decoded(bytes: symbol.bytes, pass: pass.name))
-                }
+            withoutActuallyEscaping(report) { report in
+                let trial = Trial(scanner: scanner, pass: pass.name,
+                                  isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
+                pass.run(subject, trial)
             }
         }
     }

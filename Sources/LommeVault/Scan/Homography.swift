@@ -1,0 +1,58 @@
+/// A plane-to-plane perspective map (a 3×3 matrix up to scale): how a flat square code
+/// looks in a photo taken at an angle. Maps module coordinates of a code to pixels.
+struct Homography: Equatable {
+    /// Row-major, with the last entry fixed at 1.
+    var m: [Double]
+
+    static let identity = Homography(m: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+
+    /// The map taking each of four `from` points to the `to` point at the same index, or nil
+    /// when three of the points are (nearly) on one line.
+    init?(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
+        guard from.count == 4, to.count == 4 else { return nil }
+        // Eight equations in the eight unknowns h0…h7 (h8 = 1):
+        // u = (h0 x + h1 y + h2) / (h6 x + h7 y + 1), v = (h3 x + h4 y + h5) / (h6 x + h7 y + 1).
+        var a = [[Double]]()
+        for i in 0..<4 {
+            let (x, y) = from[i], (u, v) = to[i]
+            a.append([x, y, 1, 0, 0, 0, -u * x, -u * y, u])
+            a.append([0, 0, 0, x, y, 1, -v * x, -v * y, v])
+        }
+        guard let h = Homography.solve(&a) else { return nil }
+        m = h + [1]
+    }
+
+    init(m: [Double]) { self.m = m }
+
+    /// The affine map through three point pairs (the fourth corner completes a parallelogram).
+    init?(affineFrom from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
+        guard from.count == 3, to.count == 3 else { return nil }
+        let fourthFrom = (x: from[1].x + from[2].x - from[0].x, y: from[1].y + from[2].y - from[0].y)
+        let fourthTo = (x: to[1].x + to[2].x - to[0].x, y: to[1].y + to[2].y - to[0].y)
+        self.init(from: from + [fourthFrom], to: to + [fourthTo])
+    }
+
+    /// Where `(x, y)` goes.
+    @inline(__always)
+    func map(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let w = m[6] * x + m[7] * y + m[8]
+        return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+    }
+
+    /// Gaussian elimination with partial pivoting on an n×(n+1) augmented matrix.
+    static func solve(_ a: inout [[Double]]) -> [Double]? {
+        let n = a.count
+        for column in 0..<n {
+            var pivot = column
+            for row in column + 1..<n where abs(a[row][column]) > abs(a[pivot][column]) { pivot = row }
+            guard abs(a[pivot][column]) > 1e-10 else { return nil }
+            a.swapAt(column, pivot)
+            for row in 0..<n where row != column {
+                let factor = a[row][column] / a[column][column]
+                if factor == 0 { continue }
+                for k in column...n { a[row][k] -= factor * a[column][k] }
+            }
+        }
+        return (0..<n).map { a[$0][n] / a[$0][$0] }
+    }
+}
