@@ -2,7 +2,8 @@ import ArgumentParser
 import LommeVault
 
 struct Lock: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked key now.")
+    static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked key, and any cached access tokens, now.",
+        discussion: "Like a phone's lock button: after it, `get` and `token` need the passphrase again. Not an error when already locked.")
 
     @OptionGroup var vault: VaultOptions
 
@@ -16,6 +17,9 @@ struct Lock: ParsableCommand {
             Terminal.info("The kernel keyring is not available here (\(error.reason)); the vault is never kept unlocked.")
             return
         }
-        Terminal.info(removed ? "Locked \(store.path)." : "\(store.path) is already locked.")
+        // A cached access token opens the bank API as the secret does: it goes too.
+        let tokens = TokenCache.forgetAll(vaultRealPath: store.realPath)
+        let forgotten = tokens == 0 ? "" : " Forgot \(tokens) cached access token\(tokens == 1 ? "" : "s")."
+        Terminal.info((removed ? "Locked \(store.path)." : "\(store.path) is already locked.") + forgotten)
     }
 }

@@ -227,11 +227,11 @@ struct TokenEndToEndTests {
     func cacheAndVault() throws {
         let box = try TokenFixture.vault(tokenURL: servers.long.url("/token"))
         let token = box.run(["token"]).out
-        #expect(box.run(["lock"]).status == 0)
-        let cached = box.run(["token", "--no-prompt"])
-        #expect(cached.status == 0 && cached.out == token)
-        let locked = box.run(["token", "--no-prompt", "--refresh"])
-        #expect(locked.status == 3, "\(locked.stderr)")
+        #expect(box.run(["token", "--no-prompt"]).out == token, "a cached token needs no unlock")
+        let lock = box.run(["lock"])
+        #expect(lock.status == 0 && lock.stderr.contains("Forgot 1 cached access token"), "\(lock.stderr)")
+        let locked = box.run(["token", "--no-prompt"])
+        #expect(locked.status == 3, "lock forgets cached tokens too: \(locked.stderr)")
 
         #expect(box.run(["unlock", "--passphrase-file", box.passphraseFile]).status == 0)
         let fresh = box.run(["token"]).out
