@@ -15,8 +15,12 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends 
 command -v swift >/dev/null || { echo "install.sh: no swift on PATH; install a Swift 6 toolchain from swift.org first" >&2; exit 1; }
 swift build -c release
 prefix="${PREFIX:-/usr/local}"
-$sudo install -d "$prefix/bin" "$prefix/share/man/man1"
-$sudo install -m 0755 .build/release/lomme-vault "$prefix/bin/lomme-vault"
-$sudo install -m 0644 man/lomme-vault.1 "$prefix/share/man/man1/lomme-vault.1"
+# sudo only where the prefix is not ours to write (PREFIX=~/.local needs none).
+as=""
+mkdir -p "$prefix" 2>/dev/null || true
+if [ ! -w "$prefix" ]; then as="$sudo"; fi
+$as install -d "$prefix/bin" "$prefix/share/man/man1"
+$as install -m 0755 .build/release/lomme-vault "$prefix/bin/lomme-vault"
+$as install -m 0644 man/lomme-vault.1 "$prefix/share/man/man1/lomme-vault.1"
 "$prefix/bin/lomme-vault" --version
 echo "installed $prefix/bin/lomme-vault; see 'lomme-vault --help' or 'man lomme-vault'" >&2

@@ -33,20 +33,21 @@ struct CLI {
         }
     }
 
+    /// Runs the built binary (or `executable`, or `shell` with "$LV" naming the binary) with
+    /// the test environment: the fast `minimum` KDF, no vault or keyring setting inherited.
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    shell: String? = nil) -> Result {
+                    shell: String? = nil, executable: String? = nil) -> Result {
         #expect(FileManager.default.isExecutableFile(atPath: binary), "build the tool first: swift build")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         if let shell {
             process.arguments = ["-w", "/bin/sh", "-c", shell, "sh"] + arguments
         } else {
-            process.arguments = ["-w", binary] + arguments
+            process.arguments = ["-w", executable ?? binary] + arguments
         }
         var env = ProcessInfo.processInfo.environment
         env["LOMME_VAULT_KDF"] = "minimum"
-        env["LOMME_VAULT"] = nil
-        env["LOMME_VAULT_KEYRING"] = nil
+        for name in ["LOMME_VAULT", "LOMME_VAULT_KEYRING", "BANK_API_URL"] { env[name] = nil }
         env["LV"] = binary
         for (key, value) in environment { env[key] = value }
         process.environment = env
@@ -54,13 +55,14 @@ struct CLI {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try! process.run()
+        do { try process.run() } catch { return Result(status: -1, stdout: [], stderr: "\(error)") }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
+        // stderr is read on another thread, so a full stderr pipe cannot block stdout.
+        let errorData = Data.readAll(errors)
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errorData.wait(), as: UTF8.self))
     }
 
     /// A QR code of `text` as a PNG, the way the original app's instructions make one
@@ -107,4 +109,28 @@ enum Sample {
     static let secretB = "B-zz9 'other' secret"
     static let configB = #"{"clientId":"client-B","clientSecret":"B-zz9 'other' secret","userId":"02020212345","accountNr":"12345678903","tokenUrl":"https://bank.example/token"}"#
     static let jsonB = #"{"clientId":"client-B","clientSecret":"B-zz9 'other' secret","userId":"02020212345","accountNr":"12345678903","tokenUrl":"https://bank.example/token"}"#
+}
+
+extension Data {
+    /// Reads a pipe to its end on another thread (so a full stderr pipe cannot block stdout).
+    final class Reader: @unchecked Sendable {
+        var value = Data()
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    static func readAll(_ pipe: Pipe) -> Reader {
+        let reader = Reader()
+        Thread.detachNewThread {
+            reader.value = pipe.fileHandleForReading.readDataToEndOfFile()
+            reader.done.signal()
+        }
+        return reader
+    }
+}
+
+extension Data.Reader {
+    func wait() -> Data {
+        done.wait()
+        return value
+    }
 }

@@ -363,12 +363,7 @@ enum TokenFixture {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: [UInt8]
-        var stderr: String
-        var out: String { String(decoding: stdout, as: UTF8.self) }
-    }
+    typealias Result = CLI.Result
 
     /// A vault of its own (temp dir, imported and unlocked through the CLI).
     final class Box {
@@ -396,28 +391,9 @@ enum TokenFixture {
 
         /// Runs the binary (or `executable` with LOMME_VAULT_BIN set) on this vault, with no terminal.
         func run(_ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:]) -> Result {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["-w", executable ?? TokenFixture.binary] + arguments
-            var env = ProcessInfo.processInfo.environment
-            env["LOMME_VAULT_KDF"] = "minimum"
-            env["LOMME_VAULT"] = vault
-            env["LOMME_VAULT_KEYRING"] = nil
-            env["LOMME_VAULT_BIN"] = TokenFixture.binary
-            env["BANK_API_URL"] = nil
-            for (key, value) in environment { env[key] = value }
-            process.environment = env
-            let input = Pipe(), output = Pipe(), errors = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            do { try process.run() } catch { return Result(status: -1, stdout: [], stderr: "\(error)") }
-            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-            try? input.fileHandleForWriting.close()
-            let errorData = Data.readAll(errors)
-            let outData = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errorData.wait(), as: UTF8.self))
+            var env = ["LOMME_VAULT": vault, "LOMME_VAULT_BIN": TokenFixture.binary]
+            env.merge(environment) { $1 }
+            return CLI.run(arguments, stdin: stdin, environment: env, executable: executable)
         }
     }
 
@@ -428,30 +404,6 @@ enum TokenFixture {
         let unlocked = box.run(["unlock", "--passphrase-file", box.passphraseFile])
         #expect(unlocked.status == 0, "unlock: \(unlocked.stderr)")
         return box
-    }
-}
-
-extension Data {
-    /// Reads a pipe to its end on another thread (so a full stderr pipe cannot block stdout).
-    final class Reader: @unchecked Sendable {
-        var value = Data()
-        let done = DispatchSemaphore(value: 0)
-    }
-
-    static func readAll(_ pipe: Pipe) -> Reader {
-        let reader = Reader()
-        Thread.detachNewThread {
-            reader.value = pipe.fileHandleForReading.readDataToEndOfFile()
-            reader.done.signal()
-        }
-        return reader
-    }
-}
-
-extension Data.Reader {
-    func wait() -> Data {
-        done.wait()
-        return value
     }
 }
 

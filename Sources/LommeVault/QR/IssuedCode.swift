@@ -37,35 +37,9 @@ public struct IssuedCode: Sendable {
         throw LommeError.usage("--output must end in .png or .svg: \(path)")
     }
 
-    /// Writes `bytes` to `path` through a temporary file and a rename, so a reader never
-    /// sees half a file. `mode` 0600 for codes that carry a secret.
+    /// Writes `bytes` to `path` whole (temp file and rename). `mode` 0600 for codes that
+    /// carry a secret.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(LommeError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            throw LommeError.failure("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        let data = bytes
-        var ok = true
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    ok = false
-                    return
-                }
-                offset += written
-            }
-        }
-        let error = errno
-        if ok { ok = fsync(descriptor) == 0 }
-        close(descriptor)
-        guard ok, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(ok ? errno : error))
-            unlink(temporary)
-            throw LommeError.failure("cannot write \(path): \(reason)")
-        }
+        try FileIO.replace(path, with: bytes, mode: mode)
     }
 }

@@ -16,22 +16,7 @@ public enum Terminal {
     }
 
     public static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        writeAll(&bytes, to: descriptor)
-    }
-
-    public static func writeAll(_ bytes: inout [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        FileIO.writeAll(Array(text.utf8), to: descriptor)
     }
 
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
