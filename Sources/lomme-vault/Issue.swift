@@ -29,8 +29,10 @@ struct Issue: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Read the config as JSON from FILE ('-' for standard input).", valueName: "FILE"))
     var from: String?
 
-    @Option(name: .long, help: "Error correction: L, M, Q or H (the share of the code that may be damaged).")
-    var level: QRMatrix.ErrorCorrection = .H
+    @Option(name: .long, help: ArgumentHelp(
+        "Error correction: L, M, Q or H, the share of the code that may be damaged (default: H for a plain code, as the original app's instructions; M for a sealed one, which is larger).",
+        valueName: "level"))
+    var level: QRMatrix.ErrorCorrection?
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the code to FILE.png (8 px per module) or FILE.svg instead of the terminal.", valueName: "FILE"))
     var output: String?
@@ -71,6 +73,7 @@ struct Issue: ParsableCommand {
         } else {
             payload = PlainPayload.encode(config)
         }
+        let level = level ?? (recipient == nil ? .H : .M)
         let code = try IssuedCode(payload: payload, level: level)
         if let output {
             try IssuedCode.write(code.fileBytes(for: output), to: output, mode: recipient == nil ? 0o600 : 0o644)
