@@ -37,6 +37,7 @@ struct Issue: ParsableCommand {
     }
 
     func run() throws {
+        Hardening.apply()  // the secret is in memory from here on: no core dumps
         let config = try from.map { try ConfigInput.read(from: $0, checksums: !noCheck) } ?? ConfigInput.prompt(checksums: !noCheck)
         let code = try IssuedCode(payload: PlainPayload.encode(config), level: level)
         if let output {
