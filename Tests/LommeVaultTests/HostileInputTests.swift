@@ -89,6 +89,8 @@ struct HostileInputTests {
             w('webp-giant.webp', b'RIFF' + struct.pack('<I', 17) + b'WEBPVP8L' + struct.pack('<I', 5) + b'\x2f' + struct.pack('<I', 16383 | (16383 << 14)))
             w('pgm-giant.pgm', b'P5\n100000 100000\n255\n' + b'\0' * 100)
             w('pgm-cut.pgm', b'P5\n9000 9000\n255\n' + b'\0' * 100)
+            w('pgm-plain-cut.pgm', b'P2\n9000 9000\n255\n1 2 3\n')
+            w('ppm-16bit-cut.ppm', b'P6\n3000 3000\n65535\n' + b'\0' * 1000)
             w('pgm-maxval.pgm', b'P2\n2 2\n99999999999999999999\n1 2 3 4\n')
             w('pgm-negative.pgm', b'P5\n-3 4\n255\n' + b'\0' * 12)
             w('ppm-header-only.ppm', b'P6\n')
@@ -105,7 +107,7 @@ struct HostileInputTests {
             ("jpeg-progressive-cut-mid-scan.jpg", "truncated"), ("jpeg-cut-header.jpg", "damaged or truncated"),
             ("jpeg-soi-only.jpg", nil), ("jpeg-giant.jpg", "more than any photo"), ("jpeg-zero-size.jpg", nil),
             ("webp-cut.webp", nil), ("webp-header-only.webp", nil), ("webp-giant.webp", "more than any photo"),
-            ("pgm-giant.pgm", "more than any photo"), ("pgm-cut.pgm", "truncated"), ("pgm-maxval.pgm", "maxval"),
+            ("pgm-giant.pgm", "more than any photo"), ("pgm-cut.pgm", "truncated"), ("pgm-plain-cut.pgm", "truncated"), ("ppm-16bit-cut.ppm", "truncated"), ("pgm-maxval.pgm", "maxval"),
             ("pgm-negative.pgm", nil), ("ppm-header-only.ppm", nil), ("pgm-comment-forever.pgm", nil),
             ("picture.gif", "GIF"), ("no-such-file.png", "No such file"), (".", "Is a directory"), ("/dev/null", "empty"),
         ].map { Case(name: "scan \($0.0)", arguments: ["scan", $0.0.hasPrefix("/") ? $0.0 : d + "/" + $0.0], expected: 2, needle: $0.1) }
