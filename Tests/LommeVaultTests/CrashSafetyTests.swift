@@ -74,12 +74,31 @@ struct CrashSafetyTests {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    /// When to kill a command that takes `duration`: uniform over [0, 1.2 × duration] in
-    /// three iterations of four; in every fourth, uniform over its last part
-    /// [0.6, 1.2] × duration, where the temp file is written, the .bak linked and the
-    /// rename done (the first half is start-up, reading and the KDF).
-    static func delay(_ duration: Double, _ iteration: Int) -> Double {
-        iteration % 4 == 3 ? Double.random(in: (0.6 * duration)...(1.2 * duration)) : Double.random(in: 0...(1.2 * duration))
+    /// When to kill a command that takes `duration`: uniform over [0, 1.2 × duration].
+    static func delay(_ duration: Double) -> Double {
+        Double.random(in: 0...(1.2 * duration))
+    }
+
+    /// Waits until `spawned` has created its temp file (`.vault.tmp-PID-…`), then a random
+    /// 0–5 ms more: the instant falls somewhere in write, fsync, .bak link, the two renames
+    /// and the directory fsync, the few milliseconds that a uniform delay rarely hits.
+    /// Returns false when the command ended before a temp file was seen.
+    static func waitForWritePhase(_ spawned: Spawned, in directory: String) -> Bool {
+        let prefix = ".vault.tmp-\(spawned.process.processIdentifier)-"
+        let deadline = monotonic() + 30
+        while spawned.process.isRunning && monotonic() < deadline {
+            if let dir = opendir(directory) {
+                defer { closedir(dir) }
+                while let entry = readdir(dir) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    if name.hasPrefix(prefix) {
+                        usleep(UInt32.random(in: 0...5_000))
+                        return true
+                    }
+                }
+            }
+        }
+        return false
     }
 
     /// Names in the vault's directory that are neither the vault, its .bak nor its lock.
@@ -89,7 +108,8 @@ struct CrashSafetyTests {
     }
 
     /// `passwd` and `import` killed with SIGKILL at a random instant, spread over the
-    /// whole run of the command (its measured duration × 1.2, see `delay`); every tenth passwd derives
+    /// whole run of the command (its measured duration × 1.2) in half of the iterations,
+    /// and inside its write phase in the other half (`waitForWritePhase`); every tenth passwd derives
     /// the new key at `interactive` limits, so kills also land inside a long KDF. After each
     /// kill the vault opens with the old or the new passphrase and holds the old or the new
     /// config; its .bak opens too; after the next write that completes, no temp file is
@@ -134,10 +154,11 @@ struct CrashSafetyTests {
             current.clientId = "client-\(next)"
         }
 
-        var killed = 0, completed = 0, newState = 0, oldState = 0, straysSeen = 0, slowKDF = 0, killedNew = 0
+        var killed = 0, completed = 0, newState = 0, oldState = 0, straysSeen = 0, slowKDF = 0, killedNew = 0, writePhaseKills = 0
         var failures = 0
         for iteration in 0..<iterations {
             let isPasswd = iteration % 2 == 0
+            let inWritePhase = iteration % 4 >= 2
             var expectedNew = current
             let spawned: Spawned
             let delay: Double
@@ -146,15 +167,19 @@ struct CrashSafetyTests {
                 if interactive { slowKDF += 1 }
                 expectedNew.passphrase = 1 - current.passphrase
                 spawned = Spawned(passwdArgs(current.passphrase), environment: interactive ? ["LOMME_VAULT_KDF": "interactive"] : [:])
-                delay = Self.delay(interactive ? max(passwdTime, 0.4) : passwdTime, iteration)
+                delay = Self.delay(interactive ? max(passwdTime, 0.4) : passwdTime)
             } else {
                 let next = (currentConfig + 1) % 3
                 expectedNew.clientId = "client-\(next)"
                 let (args, input) = importArgs(next, current.passphrase)
                 spawned = Spawned(args, stdinFile: input)
-                delay = Self.delay(importTime, iteration)
+                delay = Self.delay(importTime)
             }
-            usleep(UInt32(delay * 1_000_000))
+            if inWritePhase {
+                if Self.waitForWritePhase(spawned, in: directory) { writePhaseKills += 1 }
+            } else {
+                usleep(UInt32(delay * 1_000_000))
+            }
             spawned.kill()
             let outcome = spawned.wait()
             if outcome.killed { killed += 1 } else {
@@ -196,7 +221,7 @@ struct CrashSafetyTests {
             }
         }
         #expect(failures == 0)
-        print("crash safety: \(iterations) iterations (passwd \(Int(passwdTime * 1000)) ms, import \(Int(importTime * 1000)) ms, \(slowKDF) passwd at interactive KDF); killed \(killed), finished before the kill \(completed); vault afterwards old \(oldState), new \(newState) (killed after the rename: \(killedNew)); temp files left by killed writers \(straysSeen), all removed by the next write; failures \(failures)")
+        print("crash safety: \(iterations) iterations (passwd \(Int(passwdTime * 1000)) ms, import \(Int(importTime * 1000)) ms, \(slowKDF) passwd at interactive KDF); killed \(killed) (\(writePhaseKills) of them inside the write phase), finished before the kill \(completed); vault afterwards old \(oldState), new \(newState) (killed after the rename: \(killedNew)); temp files left by killed writers \(straysSeen), all removed by the next write; failures \(failures)")
     }
 
     /// A writer killed between its two renames leaves the .bak and the vault as one file
