@@ -62,6 +62,7 @@ struct Issue: ParsableCommand {
     }
 
     func run() throws {
+        Hardening.apply()  // secrets are in memory from here on: no core dumps
         let recipient = try to.map { try ReceivingKey(text: $0) } ?? toImage.map { try SealedIssue.recipient(inPhoto: $0) }
         // Sealing signs with this machine's vault key: open it before asking for the config.
         let issuer = try recipient.map { _ in try SealedIssue.issuerKeys(vault) }

@@ -26,6 +26,7 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
+        Hardening.apply()  // the secret is in memory from here on: no core dumps
         var firstError: LommeError?
         for photo in photos {
             do {

@@ -11,6 +11,9 @@ struct CLI {
         var status: Int32
         var stdout: [UInt8]
         var stderr: String
+        /// With `timeout:`, the signal that ended the tool (SIGKILL also when it ran past the
+        /// timeout); nil when it exited by itself.
+        var signal: Int32? = nil
         var out: String { String(decoding: stdout, as: UTF8.self) }
     }
 
@@ -35,12 +38,23 @@ struct CLI {
 
     /// Runs the built binary (or `executable`, or `shell` with "$LV" naming the binary) with
     /// the test environment: the fast `minimum` KDF, no vault or keyring setting inherited.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    shell: String? = nil, executable: String? = nil) -> Result {
+    /// - Parameters:
+    ///   - input: bytes for standard input (for input that is not UTF-8); `stdin` wins.
+    ///   - timeout: seconds after which the tool is killed (SIGKILL); the tool runs under
+    ///     `timeout` in a shell, so `Result.signal` tells a crash or a hang from an exit code.
+    static func run(_ arguments: [String], stdin: String? = nil, input: [UInt8]? = nil,
+                    environment: [String: String] = [:], shell: String? = nil, executable: String? = nil,
+                    timeout: Int? = nil) -> Result {
         #expect(FileManager.default.isExecutableFile(atPath: binary), "build the tool first: swift build")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        if let shell {
+        if let timeout {
+            // `setsid -w` turns a child's death by signal into an ordinary-looking exit code;
+            // the shell reports 128 + the signal instead, which no lomme-vault exit code is.
+            let command = #"timeout -s KILL "$0" "$@"; exit $?"#
+            process.arguments = ["-w", "/bin/sh", "-c", command, "\(timeout)"]
+                + (shell.map { ["/bin/sh", "-c", $0, "sh"] } ?? [executable ?? binary]) + arguments
+        } else if let shell {
             process.arguments = ["-w", "/bin/sh", "-c", shell, "sh"] + arguments
         } else {
             process.arguments = ["-w", executable ?? binary] + arguments
@@ -51,18 +65,24 @@ struct CLI {
         env["LV"] = binary
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
+        let inputPipe = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = inputPipe
         process.standardOutput = output
         process.standardError = errors
         do { try process.run() } catch { return Result(status: -1, stdout: [], stderr: "\(error)") }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
         // stderr is read on another thread, so a full stderr pipe cannot block stdout.
         let errorData = Data.readAll(errors)
+        if let bytes = stdin.map({ Array($0.utf8) }) ?? input {
+            // The tool may refuse before reading it all: a closed pipe is not our failure.
+            signal(SIGPIPE, SIG_IGN)
+            try? inputPipe.fileHandleForWriting.write(contentsOf: Data(bytes))
+        }
+        try? inputPipe.fileHandleForWriting.close()
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errorData.wait(), as: UTF8.self))
+        var result = Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errorData.wait(), as: UTF8.self))
+        if timeout != nil, result.status > 128 { result.signal = result.status - 128 }
+        return result
     }
 
     /// A QR code of `text` as a PNG, the way the original app's instructions make one

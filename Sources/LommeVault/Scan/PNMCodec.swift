@@ -39,6 +39,14 @@ enum PNMCodec {
         func luma(_ r: UInt32, _ g: UInt32, _ b: UInt32) -> UInt8 {
             UInt8((77 * scaled(r) + 150 * scaled(g) + 29 * scaled(b)) >> 8)
         }
+        // A file too short for the pixels it declares is refused before they are allocated
+        // (a 100-byte file must not cost 100 MB): a plain sample takes at least one digit
+        // and a separator, a raw one its 1 or 2 bytes.
+        let available = bytes.count - header.dataStart
+        let sampleBytes = header.plain ? 2 : header.maxval > 255 ? 2 : 1
+        if available < count * channels * sampleBytes - (header.plain ? 1 : 0) {
+            throw ImageLimits.damaged(name: name, library: "PNM", detail: "the file ends before the \(count) pixels it declares")
+        }
         var pixels = [UInt8](repeating: 0, count: count)
         if header.plain {
             var cursor = header.dataStart
@@ -53,11 +61,7 @@ enum PNMCodec {
                 pixels[i] = channels == 1 ? UInt8(scaled(sample[0])) : luma(sample[0], sample[1], sample[2])
             }
         } else {
-            let size = header.maxval > 255 ? 2 : 1
-            let available = bytes.count - header.dataStart
-            guard available >= count * channels * size else {
-                throw ImageLimits.damaged(name: name, library: "PNM", detail: "the file ends after \(available / (channels * size)) of \(count) pixels")
-            }
+            let size = sampleBytes
             if channels == 1 && maxval == 255 {  // the common case: the raster is the picture
                 let start = header.dataStart
                 return GrayImage(width: header.width, height: header.height, pixels: Array(bytes[start..<(start + count)]))

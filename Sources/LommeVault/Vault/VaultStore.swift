@@ -125,15 +125,36 @@ public struct VaultStore: Sendable {
                 throw LommeError.failure("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
             }
         }
+        removeLeftovers()
         return try body()
+    }
+
+    /// Temp files of writers that were killed (`kill -9`, a crash, power loss) between
+    /// creating them and renaming them: `.NAME.tmp-PID-RANDOM` and `.NAME.bak-PID-RANDOM`.
+    /// Only a writer holding the lock makes them, so whoever holds it may remove them.
+    /// Returns the names removed.
+    @discardableResult
+    func removeLeftovers() -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        let prefixes = ["." + name + ".tmp-", "." + name + ".bak-"]
+        var removed: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard prefixes.contains(where: { entryName.hasPrefix($0) }) else { continue }
+            if unlink(directory + "/" + entryName) == 0 { removed.append(entryName) }
+        }
+        return removed
     }
 
     /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak`.
     /// Call inside `withWriteLock`.
     public func write(_ bytes: [UInt8]) throws(LommeError) {
         try makeDirectory()
-        func failed(_ what: String) -> LommeError {
-            LommeError.failure("cannot write the vault (\(what): \(String(cString: strerror(errno)))); the old vault is unchanged")
+        func failed(_ what: String, _ code: Int32 = errno) -> LommeError {
+            LommeError.failure("cannot write the vault \(path) (\(what): \(String(cString: strerror(code)))); the old vault is unchanged")
         }
         let suffix = Sodium.hex(Sodium.randomBytes(6))
         let temp = directory + "/." + name + ".tmp-\(getpid())-" + suffix
@@ -154,14 +175,22 @@ public struct VaultStore: Sendable {
             return nil
         }
         if let writeError { close(descriptor); throw writeError }
-        guard fsync(descriptor) == 0 else { close(descriptor); throw failed("fsync") }
-        close(descriptor)
+        guard fsync(descriptor) == 0 else {
+            let code = errno  // before close() can change it
+            close(descriptor)
+            throw failed("fsync", code)
+        }
+        guard close(descriptor) == 0 else { throw failed("close") }
         if exists {
             // The current vault becomes the .bak: a hard link under a temp name, renamed
             // over the old .bak, so the .bak too is always whole.
             let backupTemp = directory + "/." + name + ".bak-\(getpid())-" + suffix
             if link(path, backupTemp) == 0 {
-                if rename(backupTemp, backupPath) != 0 { unlink(backupTemp) }
+                _ = rename(backupTemp, backupPath)
+                // When the .bak already is the vault (a writer killed between its two
+                // renames leaves them as one file), rename() succeeds without doing
+                // anything and the temp name stays: remove it whatever happened.
+                unlink(backupTemp)
             }
         }
         guard rename(temp, path) == 0 else { throw failed("rename") }

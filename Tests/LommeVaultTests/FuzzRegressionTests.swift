@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import LommeVault
+
+/// Every input of the fuzz seed corpora (fuzz/corpus/TARGET) and every crash input the
+/// fuzzers ever found (fixtures/fuzz/TARGET, kept as regression fixtures) goes through the
+/// built binary the way a user would hand it in: pictures to `scan`, payloads to
+/// `import --stdin`, vault files to `get`. Each ends with an exit code of the spec, by
+/// itself, within the timeout.
+@Suite("Fuzz corpora through the binary")
+struct FuzzRegressionTests {
+    static func inputs(_ target: String) -> [String] {
+        [packageRoot + "/fuzz/corpus/" + target, packageRoot + "/fixtures/fuzz/" + target].flatMap { dir in
+            ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { dir + "/" + $0 }
+        }
+    }
+
+    static func expect(_ r: CLI.Result, in codes: Set<Int32>, _ what: String) {
+        #expect(r.signal == nil, "\(what): killed by signal \(r.signal ?? 0): \(r.stderr)")
+        #expect(codes.contains(r.status), "\(what): exit \(r.status): \(r.stderr)")
+    }
+
+    @Test(arguments: ["png", "jpeg", "webp", "pnm"])
+    func pictures(_ target: String) {
+        let files = Self.inputs(target)
+        #expect(!files.isEmpty)
+        for file in files {
+            Self.expect(CLI.run(["scan", file], timeout: 20), in: [0, 2], file)
+        }
+    }
+
+    @Test func payloads() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "fuzz regression passphrase\n")
+        for file in Self.inputs("payload") {
+            let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], input: readFile(file), timeout: 20)
+            Self.expect(r, in: [0, 7], file)
+        }
+    }
+
+    @Test func vaults() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "fuzz regression passphrase\n")
+        for (index, file) in Self.inputs("vault").enumerated() {
+            let copy = box.path + "/vault-\(index)"
+            _ = FileManager.default.createFile(atPath: copy, contents: Data(readFile(file)), attributes: [.posixPermissions: 0o600])
+            Self.expect(CLI.run(["get", "--json", "--vault", copy, "--passphrase-file", pw], timeout: 20), in: [4, 5], file)
+        }
+    }
+}
