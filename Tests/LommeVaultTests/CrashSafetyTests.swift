@@ -312,7 +312,7 @@ struct CrashSafetyTests {
         }
         for name in files where name.hasSuffix(".err") && !name.hasPrefix("get-") {
             for line in text(name).split(separator: "\n") {
-                let expected = ["wrong passphrase", "changed while this command ran", "Will store", "Replaces", "Stored in", "already holds this config",
+                let expected = ["wrong passphrase", "changed while this command ran", "Plain config", "Will store", "Replaces", "Stored in", "already holds this config",
                                 "Changed the passphrase", "  "].contains { line.contains($0) }
                 #expect(expected, "\(name): unexpected message: \(line)")
                 #expect(!line.contains("damaged"), "\(name): \(line)")

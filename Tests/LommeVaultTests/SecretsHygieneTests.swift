@@ -99,7 +99,7 @@ struct SecretsHygieneTests {
         run("get --passphrase-fd", [pw2], shell: #"exec 3<"$1"; "$LV" get clientId --passphrase-fd 3"#)
         let (samples, seen, inArgv) = watcher.stop()
 
-        #expect(samples > 10 && seen > 0, "the argv watcher hardly ran (\(samples) samples, saw lomme-vault \(seen) times)")
+        #expect(samples >= 3 && seen > 0, "the argv watcher hardly ran (\(samples) samples, saw lomme-vault \(seen) times)")
         #expect(inArgv.isEmpty, "a secret in some process's argv: \(inArgv)")
         let needles = [Self.secret, Self.phrase, Self.newPhrase, Self.userId]
         for (name, r) in results {
