@@ -5,7 +5,7 @@
 # installs the Debian packages the tests use.
 #
 # The long versions (not run here): bench/kill-test --iterations 200 and
-# fuzz/run --seconds 600 (docs/reliability-readme-section.md).
+# fuzz/run --seconds 600 (docs/reliability.md).
 # LOMME_FUZZ_SECONDS sets the fuzzing time per target (default 30; 0 skips fuzzing).
 set -euo pipefail
 cd "$(dirname "$0")"
