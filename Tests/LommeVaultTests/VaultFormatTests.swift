@@ -206,14 +206,6 @@ struct VaultContentsTests {
         #expect(!Passphrase.isWeak(SecureBytes(copying: Array("correct horse battery staple".utf8))))
     }
 
-    @Test func hardeningTurnsDumpsOff() {
-        Hardening.apply()
-        #expect(!Hardening.isDumpable)
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
-        #expect(limit.rlim_cur == 0)
-    }
-
     @Test func calibrationStaysWithinCaps() {
         // Not a timing assertion: only that the result is usable and within the caps.
         let limits = KDF.calibrate(target: 0.05)
