@@ -112,9 +112,15 @@ public enum Scanner {
                     worker(subject, passes, state: state, end: end, clock: clock, report: judge)
                 }
             }
-            // Judge decodes as they come in, so an accepted one stops both workers early.
+            // Judge decodes as they come in. An accepted one stops both workers and ends the
+            // scan at once: the other worker may be inside a pass (a binarisation, a zbar scan)
+            // that cannot be interrupted, and waiting for it used to double the time of a
+            // picture the first pass reads. It finishes that pass on its own and takes no other.
             while group.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
-                if state.judge(accept) { state.stop() }
+                if state.judge(accept) {
+                    state.stop()
+                    return state.results()
+                }
             }
             _ = state.judge(accept)
         } else {
@@ -130,8 +136,8 @@ public enum Scanner {
     /// accepted decode stops the search.
     static func worker(_ subject: ScanSubject, _ passes: [Pass], state: SearchState, end: ContinuousClock.Instant,
                        clock: ContinuousClock, report: (Decoded) -> Void) {
-        let plain = ZBarScanner()
-        var invertedScanner: ZBarScanner?
+        // One zbar scanner per setting, made when a pass first asks for it.
+        var scanners: [Int32: ZBarScanner] = [:]
         while !state.stopped, let index = state.nextPass(below: passes.count) {
             // The first passes always run, however loaded the machine: a clean picture must
             // never come back "no QR code found" because the clock ran out. The budget
@@ -139,13 +145,9 @@ public enum Scanner {
             let mandatory = index < mandatoryPasses
             if !mandatory && clock.now >= end { break }
             let pass = passes[index]
-            let scanner: ZBarScanner
-            if pass.inverted {
-                if invertedScanner == nil { invertedScanner = ZBarScanner(inverted: true) }
-                scanner = invertedScanner!
-            } else {
-                scanner = plain
-            }
+            let key = pass.density * 2 + (pass.inverted ? 1 : 0)
+            let scanner = scanners[key] ?? ZBarScanner(inverted: pass.inverted, density: pass.density)
+            scanners[key] = scanner
             withoutActuallyEscaping(report) { report in
                 let trial = Trial(scanner: scanner, pass: pass.name,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
