@@ -1,30 +1,28 @@
 /// One way of preparing the picture for zbar. A pass makes one or more images from a
 /// `ScanSubject` (nothing when it does not apply, say enlarging a picture that is big
-/// already) and says whether zbar should also try them light-on-dark. A searching pass
+/// already). A light-on-dark code is read from a negated image: zbar's own
+/// `ZBAR_CFG_TEST_INVERTED` would first scan the picture as it is again, doubling the cost
+/// of a pass whose dark-on-light twin has run already. A searching pass
 /// (the grid sampler) hands zbar one image at a time and uses what it finds to decide what
 /// to try next.
 struct Pass: Sendable {
     let name: String
-    let inverted: Bool
     /// zbar's scan-line spacing (`ZBAR_CFG_X_DENSITY`/`Y_DENSITY`): 2 reads every other
     /// row and column, about half the time, and still crosses a finder pattern of 3 px
     /// modules several times.
     let density: Int32
     let run: @Sendable (ScanSubject, Trial) -> Void
 
-    init(_ name: String, inverted: Bool = false, density: Int32 = 1,
-         images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
+    init(_ name: String, density: Int32 = 1, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
-        self.inverted = inverted
         self.density = density
         self.run = { subject, trial in
             for image in images(subject) where !trial.over { _ = trial.scan(image) }
         }
     }
 
-    init(_ name: String, inverted: Bool = false, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
+    init(_ name: String, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
-        self.inverted = inverted
         self.density = 1
         self.run = search
     }
@@ -76,7 +74,7 @@ extension Pass {
     static let catalogue: [Pass] = [
         Pass("plain") { s in working(s).map { [$0] } ?? [] },
         Pass("plain-d2", density: 2) { s in working(s).map { [$0] } ?? [] },
-        Pass("inverted-d2", inverted: true, density: 2) { s in working(s).map { [$0] } ?? [] },
+        Pass("inverted-d2", density: 2) { s in working(s).map { [$0.inverted()] } ?? [] },
         Pass("adaptive-d2", density: 2) { s in adaptive(s, divisor: 40).map { [$0] } ?? [] },
         Pass("small") { s in
             guard s.fullLongSide > 700, let image = s.view(longSide: 640) else { return [] }
@@ -98,11 +96,11 @@ extension Pass {
             guard s.fullLongSide <= 400, let image = working(s) else { return [] }
             return [image.padded(max(8, image.width / 10)).scaled(by: 3)]
         },
-        Pass("inverted", inverted: true) { s in working(s).map { [$0] } ?? [] },
+        Pass("inverted") { s in working(s).map { [$0.inverted()] } ?? [] },
         Pass("otsu") { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
         Pass("adaptive") { s in adaptive(s, divisor: 40).map { [$0] } ?? [] },
         Pass("adaptive-wide") { s in adaptive(s, divisor: 12).map { [$0] } ?? [] },
-        Pass("adaptive-inv", inverted: true) { s in adaptive(s, divisor: 40).map { [$0] } ?? [] },
+        Pass("adaptive-inv") { s in adaptive(s, divisor: 40).map { [$0.inverted()] } ?? [] },
         Pass("sauvola") { s in
             working(s).map { [$0.sauvolaBinarized(radius: localRadius($0, divisor: 20))] } ?? []
         },

@@ -136,7 +136,7 @@ public enum Scanner {
     /// accepted decode stops the search.
     static func worker(_ subject: ScanSubject, _ passes: [Pass], state: SearchState, end: ContinuousClock.Instant,
                        clock: ContinuousClock, report: (Decoded) -> Void) {
-        // One zbar scanner per setting, made when a pass first asks for it.
+        // One zbar scanner per scan-line density, made when a pass first asks for it.
         var scanners: [Int32: ZBarScanner] = [:]
         while !state.stopped, let index = state.nextPass(below: passes.count) {
             // The first passes always run, however loaded the machine: a clean picture must
@@ -145,9 +145,8 @@ public enum Scanner {
             let mandatory = index < mandatoryPasses
             if !mandatory && clock.now >= end { break }
             let pass = passes[index]
-            let key = pass.density * 2 + (pass.inverted ? 1 : 0)
-            let scanner = scanners[key] ?? ZBarScanner(inverted: pass.inverted, density: pass.density)
-            scanners[key] = scanner
+            let scanner = scanners[pass.density] ?? ZBarScanner(density: pass.density)
+            scanners[pass.density] = scanner
             withoutActuallyEscaping(report) { report in
                 let trial = Trial(scanner: scanner, pass: pass.name,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
