@@ -7,15 +7,10 @@
 /// to try next.
 struct Pass: Sendable {
     let name: String
-    /// zbar's scan-line spacing (`ZBAR_CFG_X_DENSITY`/`Y_DENSITY`): 2 reads every other
-    /// row and column, about half the time, and still crosses a finder pattern of 3 px
-    /// modules several times.
-    let density: Int32
     let run: @Sendable (ScanSubject, Trial) -> Void
 
-    init(_ name: String, density: Int32 = 1, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
+    init(_ name: String, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
-        self.density = density
         self.run = { subject, trial in
             for image in images(subject) where !trial.over { _ = trial.scan(image) }
         }
@@ -23,7 +18,6 @@ struct Pass: Sendable {
 
     init(_ name: String, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
-        self.density = 1
         self.run = search
     }
 }
@@ -73,9 +67,6 @@ extension Pass {
     /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
     static let catalogue: [Pass] = [
         Pass("plain") { s in working(s).map { [$0] } ?? [] },
-        Pass("plain-d2", density: 2) { s in working(s).map { [$0] } ?? [] },
-        Pass("inverted-d2", density: 2) { s in working(s).map { [$0.inverted()] } ?? [] },
-        Pass("adaptive-d2", density: 2) { s in adaptive(s, divisor: 40).map { [$0] } ?? [] },
         Pass("small") { s in
             guard s.fullLongSide > 700, let image = s.view(longSide: 640) else { return [] }
             return [image]
