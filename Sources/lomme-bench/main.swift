@@ -5,7 +5,8 @@ import LommeVault
 //   PATH \t MILLISECONDS \t PASS:HEX \t PASS:HEX ...
 // or with --matrix one line per picture and pass, every pass run alone:
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
-// Options: --matrix, --serial, --deadline MS, --passes a,b,c, --accept-prefix TEXT
+// Options: --matrix, --serial, --deadline MS, --passes a,b,c (with --matrix: only these),
+// --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
 
@@ -48,7 +49,7 @@ let accept: (Decoded) -> Bool = { decoded in
 }
 for path in paths {
     if matrix {
-        for name in Scanner.allPassNames {
+        for name in passes ?? Scanner.allPassNames {
             let options = ScanOptions(deadline: .seconds(60), parallel: false, passes: [name])
             var found: [Decoded] = []
             let elapsed = clock.measure {

@@ -1,24 +1,23 @@
 /// One way of preparing the picture for zbar. A pass makes one or more images from a
 /// `ScanSubject` (nothing when it does not apply, say enlarging a picture that is big
-/// already) and says whether zbar should also try them light-on-dark. A searching pass
+/// already). A light-on-dark code is read from a negated image: zbar's own
+/// `ZBAR_CFG_TEST_INVERTED` would first scan the picture as it is again, doubling the cost
+/// of a pass whose dark-on-light twin has run already. A searching pass
 /// (the grid sampler) hands zbar one image at a time and uses what it finds to decide what
 /// to try next.
 struct Pass: Sendable {
     let name: String
-    let inverted: Bool
     let run: @Sendable (ScanSubject, Trial) -> Void
 
-    init(_ name: String, inverted: Bool = false, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
+    init(_ name: String, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
-        self.inverted = inverted
         self.run = { subject, trial in
             for image in images(subject) where !trial.over { _ = trial.scan(image) }
         }
     }
 
-    init(_ name: String, inverted: Bool = false, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
+    init(_ name: String, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
-        self.inverted = inverted
         self.run = search
     }
 }
@@ -88,11 +87,11 @@ extension Pass {
             guard s.fullLongSide <= 400, let image = working(s) else { return [] }
             return [image.padded(max(8, image.width / 10)).scaled(by: 3)]
         },
-        Pass("inverted", inverted: true) { s in working(s).map { [$0] } ?? [] },
+        Pass("inverted") { s in working(s).map { [$0.inverted()] } ?? [] },
         Pass("otsu") { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
         Pass("adaptive") { s in adaptive(s, divisor: 40).map { [$0] } ?? [] },
         Pass("adaptive-wide") { s in adaptive(s, divisor: 12).map { [$0] } ?? [] },
-        Pass("adaptive-inv", inverted: true) { s in adaptive(s, divisor: 40).map { [$0] } ?? [] },
+        Pass("adaptive-inv") { s in adaptive(s, divisor: 40).map { [$0.inverted()] } ?? [] },
         Pass("sauvola") { s in
             working(s).map { [$0.sauvolaBinarized(radius: localRadius($0, divisor: 20))] } ?? []
         },
