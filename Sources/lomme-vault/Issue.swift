@@ -68,9 +68,10 @@ struct Issue: ParsableCommand {
         let issuer = try recipient.map { _ in try SealedIssue.issuerKeys(vault) }
         let config = try from.map { try ConfigInput.read(from: $0, checksums: !noCheck) } ?? ConfigInput.prompt(checksums: !noCheck)
         let payload: String
+        let now = Int64(time(nil))
+        let lifetime = Int64(DurationText.parse(expires)!)
         if let recipient, let issuer {
-            let now = Int64(time(nil))
-            payload = Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: Int64(DurationText.parse(expires)!))
+            payload = Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: lifetime)
         } else {
             payload = PlainPayload.encode(config)
         }
@@ -84,7 +85,7 @@ struct Issue: ParsableCommand {
         let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
         var lines = [""]
         if let recipient, let issuer {
-            let expiry = VaultContents.timestamp(Int(time(nil)) + Int(DurationText.parse(expires)!))
+            let expiry = VaultContents.timestamp(Int(now + lifetime))
             lines.append("Sealed to \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
             lines += config.summaryLines
             lines.append("")
