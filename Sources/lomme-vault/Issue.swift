@@ -63,7 +63,7 @@ struct Issue: ParsableCommand {
 
     func run() throws {
         Hardening.apply()  // secrets are in memory from here on: no core dumps
-        let recipient = try to.map { try ReceivingKey(text: $0) } ?? toImage.map { try SealedIssue.recipient(inPhoto: $0) }
+        let recipient = try to.map { try ReceivingKey(text: $0) } ?? toImage.map { try ReceivingKey(photo: $0) }
         // Sealing signs with this machine's vault key: open it before asking for the config.
         let issuer = try recipient.map { _ in try SealedIssue.issuerKeys(vault) }
         let config = try from.map { try ConfigInput.read(from: $0, checksums: !noCheck) } ?? ConfigInput.prompt(checksums: !noCheck)
@@ -103,15 +103,6 @@ struct Issue: ParsableCommand {
 
 /// Where a sealed code's keys come from.
 enum SealedIssue {
-    /// The device key shown in a photo of `lomme-vault key`'s QR code.
-    static func recipient(inPhoto photo: String) throws -> ReceivingKey {
-        let found = try Scanner.scan(path: photo) { (try? ReceivingKey(text: $0.text)) != nil }
-        for decoded in found {
-            if let key = try? ReceivingKey(text: decoded.text) { return key }
-        }
-        throw LommeError.refused("the QR code in \(photo) is not a lomme-vault device key; photograph the code `lomme-vault key` shows on the child's device")
-    }
-
     /// This machine's signing keys, from its own vault (made now if the vault has none).
     static func issuerKeys(_ vault: VaultOptions) throws -> SigningKeyPair {
         let store = try vault.prepare()

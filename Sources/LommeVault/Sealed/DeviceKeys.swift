@@ -21,6 +21,18 @@ public struct ReceivingKey: Sendable, Equatable {
         self = key
     }
 
+    /// The key in a photo of the QR code `lomme-vault key` shows.
+    public init(photo: String) throws(LommeError) {
+        let found = try Scanner.scan(path: photo) { (try? ReceivingKey(text: $0.text)) != nil }
+        for decoded in found {
+            if let key = try? ReceivingKey(text: decoded.text) {
+                self = key
+                return
+            }
+        }
+        throw LommeError.refused("the QR code in \(photo) is not a lomme-vault device key; photograph the code `lomme-vault key` shows on the child's device")
+    }
+
     public var text: String { Bech32.encode(prefix: ReceivingKey.textPrefix, data: bytes) }
 
     /// The id an envelope names its recipient by.
