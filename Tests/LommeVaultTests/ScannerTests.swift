@@ -57,6 +57,8 @@ struct ScannerTests {
         ("blurred.jpg", "sharpened"),
         ("blurred.jpg", "adaptive"),
         ("region.png", "regions"),
+        ("dark-blurred.jpg", "sharpened-inv"),
+        ("dark-blurred.jpg", "adaptive-up2-inv"),
     ])
     func passReadsWhatThePlainPassCannot(fixture: String, pass: String) throws {
         let image = try F.image(fixture)
@@ -66,7 +68,12 @@ struct ScannerTests {
         #expect(found.first?.pass == pass)
     }
 
-    @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png"])
+    @Test func blurredLightOnDarkNeedsMoreThanInversion() throws {
+        let image = try F.image("dark-blurred.jpg")
+        #expect(Scanner.scan(image: image, options: F.only("inverted")).isEmpty)
+    }
+
+    @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png", "dark-blurred.jpg"])
     func wholePipelineReadsEveryFixture(fixture: String) throws {
         // A generous budget: a debug build on a busy machine is many times slower than release.
         let found = try Scanner.scan(path: F.path(fixture), options: F.slowBuild, accept: { $0.text == F.payload })
@@ -243,8 +250,9 @@ struct GridSamplerTests {
         #expect(abs(corner.x - 26) < 1e-9 && abs(corner.y - 44) < 1e-9)
     }
 
-    /// `clean.png` seen steeply from one side, bent and squeezed: the code in a 300×300 view.
-    static func warped() throws -> GrayImage {
+    /// `clean.png` seen steeply from one side, bent and squeezed: the code in a 300×300 view,
+    /// rows displaced by `wave`·sin(x / `period`) pixels.
+    static func warped(wave: Double = 2, period: Double = 23) throws -> GrayImage {
         let code = try F.image("clean.png")
         let w = Double(code.width), h = Double(code.height)
         // Where the code's corners land: seen at an angle, the right side nearer.
@@ -254,7 +262,7 @@ struct GridSamplerTests {
         for y in 0..<300 {
             for x in 0..<300 {
                 // A gentle wave across the code, as on a shirt.
-                let bent = Double(y) + 2 * sin(Double(x) / 23)
+                let bent = Double(y) + wave * sin(Double(x) / period)
                 let p = map.map(Double(x), bent)
                 guard p.x >= 0, p.y >= 0, p.x < w, p.y < h else { continue }
                 pixels[y * 300 + x] = code[Int(p.x), Int(p.y)] < 128 ? 40 : 215
@@ -270,6 +278,33 @@ struct GridSamplerTests {
         let found = Scanner.scan(image: image, options: F.only("grid"))
         #expect(found.map(\.text) == [F.payload])
         #expect(found.first?.pass == "grid")
+    }
+
+    /// Whether zbar reads the payload from a module grid sampled by the grid pass.
+    static func gridReads(_ values: GrayImage) -> Bool {
+        GridSampler.binarizations(values).contains { grid in
+            ZBarScanner().scan(GridSampler.render(grid)).contains { String(decoding: $0.bytes, as: UTF8.self) == F.payload }
+        }
+    }
+
+    @Test func grownMeshFollowsABendTheSmoothedFitLoses() throws {
+        // A deep wave (rows moved up to 5 px, about a module): the flat map and a fit that
+        // searches every control point around it both lose the code; a mesh grown outward
+        // from the finders follows it. (Waves of 5 and 6 px at periods 60 and 80 all behave so.)
+        let image = try Self.warped(wave: 5, period: 60)
+        let binary = image.adaptiveBinarized(radius: 20)
+        let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: image).first)
+        let dimension = (try F.image("clean.png").width / 3) - 8
+        let map = try #require(GridSampler.maps(for: triple, dimension: dimension, in: image).first)
+        let flat = GridSampler.sample(image, map: map, dimension: dimension)
+        let fitted = MeshWarp.fitted(to: image, map: map, dimension: dimension)
+        let grown = MeshWarp.grown(to: image, map: map, dimension: dimension)
+        let readsFlat = Self.gridReads(flat)
+        let readsFitted = Self.gridReads(GridSampler.sample(image, dimension: dimension, point: fitted.point))
+        let readsGrown = Self.gridReads(GridSampler.sample(image, dimension: dimension, point: grown.point))
+        #expect(!readsFlat && !readsFitted && readsGrown, "flat \(readsFlat), fitted \(readsFitted), grown \(readsGrown)")
+        // The grid pass as a whole gets there.
+        #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
     }
 
     @Test func finderTripleKnowsTheCorners() throws {

@@ -88,3 +88,72 @@ struct MeshWarp {
         return out
     }
 }
+
+extension MeshWarp {
+    /// The mesh grown outward from the finder patterns, for codes bent further than
+    /// `fitted` can follow: control points are fitted nearest-the-finders first, each
+    /// searching a small reach around what its fitted neighbours predict, so the offset can
+    /// drift by more than a module across the code without a point locking onto the
+    /// neighbouring module.
+    static func grown(to image: GrayImage, map: Homography, dimension: Int, step: Int = 4,
+                      reach: Double = 0.3) -> MeshWarp {
+        let side = (dimension + step - 1) / step + 1
+        var du = [Double](repeating: 0, count: side * side), dv = du
+        var done = [Bool](repeating: false, count: side * side)
+        let d = Double(dimension)
+        let anchors = [(3.5, 3.5), (d - 3.5, 3.5), (3.5, d - 3.5)]
+        func nearest(_ i: Int, _ j: Int) -> Double {
+            let u = Double(min(i * step, dimension - 1)), v = Double(min(j * step, dimension - 1))
+            return anchors.map { ($0.0 - u) * ($0.0 - u) + ($0.1 - v) * ($0.1 - v) }.min()!
+        }
+        let points = (0..<(side * side)).sorted { nearest($0 % side, $0 / side) < nearest($1 % side, $1 / side) }
+        let window = step - 1
+        let stepsPerSide = 4, delta = reach / Double(stepsPerSide)
+        image.pixels.withUnsafeBufferPointer { px in
+            var values: [Double] = []
+            for index in points {
+                let i = index % side, j = index / side
+                // What the fitted neighbours predict, the nearer ones weighing more.
+                var pu = 0.0, pv = 0.0, weight = 0.0
+                for y in max(0, j - 2)...min(side - 1, j + 2) {
+                    for x in max(0, i - 2)...min(side - 1, i + 2) where done[y * side + x] {
+                        let w = 1 / Double((x - i) * (x - i) + (y - j) * (y - j))
+                        pu += w * du[y * side + x]
+                        pv += w * dv[y * side + x]
+                        weight += w
+                    }
+                }
+                if weight > 0 { pu /= weight; pv /= weight }
+                let cu = min(i * step, dimension - 1), cv = min(j * step, dimension - 1)
+                let columns = max(0, cu - window)...min(dimension - 1, cu + window)
+                let rows = max(0, cv - window)...min(dimension - 1, cv + window)
+                var best = -1.0, bestU = pu, bestV = pv
+                for sy in -stepsPerSide...stepsPerSide {
+                    for sx in -stepsPerSide...stepsPerSide {
+                        let ou = pu + Double(sx) * delta, ov = pv + Double(sy) * delta
+                        values.removeAll(keepingCapacity: true)
+                        var sum = 0.0
+                        for row in rows {
+                            for column in columns {
+                                let p = map.map(Double(column) + 0.5 + ou, Double(row) + 0.5 + ov)
+                                let value = GridSampler.bilinear(px, image.width, image.height, p.x, p.y)
+                                values.append(value)
+                                sum += value
+                            }
+                        }
+                        let mean = sum / Double(values.count)
+                        var spread = 0.0
+                        for value in values { spread += abs(value - mean) }
+                        let moved = (Double(sx) * Double(sx) + Double(sy) * Double(sy)) * delta * delta
+                        let score = spread / Double(values.count) * (1 - 0.5 * moved)
+                        if score > best { best = score; bestU = ou; bestV = ov }
+                    }
+                }
+                du[index] = bestU
+                dv[index] = bestV
+                done[index] = true
+            }
+        }
+        return MeshWarp(map: map, step: step, side: side, du: smoothed(du, side), dv: smoothed(dv, side))
+    }
+}

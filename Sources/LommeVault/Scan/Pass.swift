@@ -109,6 +109,15 @@ extension Pass {
             let big = image.padded(max(8, image.width / 10)).scaled(by: 2)
             return [big.adaptiveBinarized(radius: localRadius(big, divisor: 40))]
         },
+        // Dark-mode screens photographed at 1 MP: light modules glow into their dark
+        // neighbours, and blur closes the finders' centres. Sharpening, or doubling the
+        // picture before a local threshold, opens them again.
+        Pass("sharpened-inv") { s in working(s).map { [$0.inverted().sharpened(radius: 2, amount: 2)] } ?? [] },
+        Pass("adaptive-up2-inv") { s in
+            guard s.fullLongSide <= 1600, let image = working(s) else { return [] }
+            let big = image.inverted().padded(max(8, image.width / 10)).scaled(by: 2)
+            return [big.adaptiveBinarized(radius: localRadius(big, divisor: 40))]
+        },
         Pass("denoised") { s in
             // Sensor noise and JPEG speckle break the binarisation; a small mean first.
             guard let image = working(s) else { return [] }

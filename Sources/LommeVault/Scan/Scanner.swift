@@ -56,7 +56,8 @@ public enum Scanner {
     /// 12 MP photos. Otsu stays after the local thresholds: it fails under uneven light,
     /// which the corpus hardly has and phone photos often do.
     static let order: [String] = [
-        "plain", "adaptive", "inverted", "up2", "adaptive-inv", "otsu", "sauvola", "grid", "up3", "grid-inv",
+        "plain", "adaptive", "inverted", "up2", "adaptive-inv", "sharpened-inv", "otsu", "sauvola", "adaptive-up2-inv",
+        "grid", "up3", "grid-inv",
         "denoised", "regions", "sharpened", "normalized", "adaptive-wide", "regions-bin", "stretched", "large",
         "small", "full", "sharpened-up2", "adaptive-up2",
     ]
