@@ -307,6 +307,40 @@ struct GridSamplerTests {
         #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
     }
 
+    @Test func finderPatternsOfABlurredCodeTurned35DegreesAreFound() throws {
+        // clean.png at 6 px a module, turned 35° about the middle of a 400×400 view.
+        let code = try F.image("clean.png")
+        let angle = 35 * Double.pi / 180, c = cos(angle), s = sin(angle)
+        let half = Double(code.width) / 2
+        var pixels = [UInt8](repeating: 255, count: 400 * 400)
+        for y in 0..<400 {
+            for x in 0..<400 {
+                let dx = (Double(x) - 200) / 2, dy = (Double(y) - 200) / 2
+                let u = c * dx + s * dy + half, v = -s * dx + c * dy + half
+                guard u >= 0, v >= 0, u < Double(code.width), v < Double(code.height) else { continue }
+                pixels[y * 400 + x] = code[Int(u), Int(v)]
+            }
+        }
+        // Blurred and grainy, as a phone photo: the finders' edges turn ragged and only 9-11
+        // rows confirm each (the filter once asked for 1.5 · 7.5 module px = 11).
+        var seed: UInt32 = 12345
+        let blurred = LocalStats.boxMean(GrayImage(width: 400, height: 400, pixels: pixels), radius: 3, squared: false)
+        let noisy = blurred.map { value -> UInt8 in
+            seed = seed &* 1_103_515_245 &+ 12345
+            return UInt8(max(0, min(255, Int(value) + Int(seed >> 16) % 81 - 40)))
+        }
+        let image = GrayImage(width: 400, height: 400, pixels: noisy)
+        let binary = image.adaptiveBinarized(radius: 20)
+        let patterns = FinderSearch.patterns(in: binary)
+        let triple = try #require(FinderSearch.triples(from: patterns, in: binary).first)
+        // The top-left finder's centre, 3.5 modules in from the corner of the code (4 quiet
+        // modules at 3 px in clean.png), turned with the rest.
+        let u = 7.5 * 3 - half, v = 7.5 * 3 - half
+        let expected = (x: 200 + 2 * (c * u - s * v), y: 200 + 2 * (s * u + c * v))
+        #expect(distance(triple.topLeft, expected) < 4, "top-left at \(triple.topLeft), expected \(expected)")
+        #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
+    }
+
     @Test func finderTripleKnowsTheCorners() throws {
         let image = try F.image("clean.png").rotated(by: 1)
         let binary = image.otsuBinarized()
