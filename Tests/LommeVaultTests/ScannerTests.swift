@@ -288,10 +288,10 @@ struct GridSamplerTests {
     }
 
     @Test func grownMeshFollowsABendTheSmoothedFitLoses() throws {
-        // A deep wave (rows moved up to 5 px, about a module): the flat map and a fit that
+        // A deep wave (rows moved up to 6 px, about a module): the flat map and a fit that
         // searches every control point around it both lose the code; a mesh grown outward
-        // from the finders follows it. (Waves of 5 and 6 px at periods 60 and 80 all behave so.)
-        let image = try Self.warped(wave: 5, period: 60)
+        // from the finders follows it. (Waves of 6 and 7 px at periods 50 to 80 all behave so.)
+        let image = try Self.warped(wave: 6, period: 70)
         let binary = image.adaptiveBinarized(radius: 20)
         let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: image).first)
         let dimension = (try F.image("clean.png").width / 3) - 8
@@ -338,6 +338,38 @@ struct GridSamplerTests {
         let u = 7.5 * 3 - half, v = 7.5 * 3 - half
         let expected = (x: 200 + 2 * (c * u - s * v), y: 200 + 2 * (s * u + c * v))
         #expect(distance(triple.topLeft, expected) < 4, "top-left at \(triple.topLeft), expected \(expected)")
+        #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
+    }
+
+    @Test func finderModuleWidthsPredictTheFourthCornerUnderPerspective() throws {
+        // clean.png seen from the left: its right edge two thirds as tall as its left.
+        let code = try F.image("clean.png")
+        let w = Double(code.width), h = Double(code.height)
+        let quad = [(x: 20.0, y: 20.0), (x: 280.0, y: 65.0), (x: 280.0, y: 235.0), (x: 20.0, y: 280.0)]
+        let toCode = try #require(Homography(from: quad, to: [(0, 0), (w, 0), (w, h), (0, h)]))
+        let toPicture = try #require(Homography(from: [(0, 0), (w, 0), (w, h), (0, h)], to: quad))
+        var pixels = [UInt8](repeating: 255, count: 300 * 300)
+        for y in 0..<300 {
+            for x in 0..<300 {
+                let p = toCode.map(Double(x), Double(y))
+                guard p.x >= 0, p.y >= 0, p.x < w, p.y < h else { continue }
+                pixels[y * 300 + x] = code[Int(p.x), Int(p.y)]
+            }
+        }
+        let image = GrayImage(width: 300, height: 300, pixels: pixels)
+        let binary = image.otsuBinarized()
+        let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary).first)
+        let dimension = code.width / 3 - 8
+        let d = Double(dimension)
+        // Where the bottom-right finder's centre would be (4 quiet modules, 3 px a module).
+        let truth = toPicture.map((4 + d - 3.5) * 3, (4 + d - 3.5) * 3)
+        let perspective = try #require(triple.perspectiveMap(dimension: dimension)).map(d - 3.5, d - 3.5)
+        let affine = try #require(Homography(affineFrom: [(3.5, 3.5), (d - 3.5, 3.5), (3.5, d - 3.5)],
+                                             to: [triple.topLeft, triple.topRight, triple.bottomLeft])).map(d - 3.5, d - 3.5)
+        let module = triple.moduleDown
+        #expect(distance(affine, truth) > 5 * module, "the parallelogram is far off: \(distance(affine, truth) / module) modules")
+        #expect(distance(perspective, truth) < distance(affine, truth) / 3,
+                "perspective \(distance(perspective, truth) / module) modules off, parallelogram \(distance(affine, truth) / module)")
         #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
     }
 

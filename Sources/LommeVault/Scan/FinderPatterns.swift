@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where a code probably is, from three of its finder patterns: which one is the top-left
 /// corner, which the top-right and bottom-left (so the code's orientation), and how many
 /// modules wide it probably is. The input of the grid sampler.
@@ -11,6 +13,30 @@ struct FinderTriple {
     var moduleDown: Double
     /// The code's side in modules counted along its timing patterns, when they could be read.
     var timingDimension: Int? = nil
+    /// Each finder's own module width (top-left, top-right, bottom-left), when known: under
+    /// perspective the nearer corner's modules are wider.
+    var finderModules: [Double]? = nil
+
+    /// The perspective map the three finders' module widths suggest, for a `dimension`-module
+    /// code: a plane seen in perspective has a map (s, t) → (P·s + Q·t + R) / (1 + g·s + h·t),
+    /// and a module's width goes as w^-1.5 with the denominator w (1/w along the turning
+    /// axis, 1/w² across it), so the widths' ratios give g and h, the three centres P, Q, R,
+    /// and together the fourth corner the finders cannot show. Nil when the widths hardly
+    /// differ (the parallelogram is as good) or disagree beyond a plausible view.
+    func perspectiveMap(dimension: Int) -> Homography? {
+        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
+        let right = pow(m[0] / m[1], 2.0 / 3), down = pow(m[0] / m[2], 2.0 / 3)
+        guard abs(right - 1) > 0.05 || abs(down - 1) > 0.05, right > 0.5, right < 2, down > 0.5, down < 2 else { return nil }
+        let g = right - 1, h = down - 1
+        let p = (x: topRight.x * right - topLeft.x, y: topRight.y * right - topLeft.y)
+        let q = (x: bottomLeft.x * down - topLeft.x, y: bottomLeft.y * down - topLeft.y)
+        let w = 1 + g + h
+        guard w > 0.2 else { return nil }
+        let corner = (x: (p.x + q.x + topLeft.x) / w, y: (p.y + q.y + topLeft.y) / w)
+        let d = Double(dimension)
+        return Homography(from: [(3.5, 3.5), (d - 3.5, 3.5), (3.5, d - 3.5), (d - 3.5, d - 3.5)],
+                          to: [topLeft, topRight, bottomLeft, corner])
+    }
 
     /// Centre-to-centre distances over module widths: the code's side in modules less seven.
     var estimatedDimension: Int {
@@ -119,7 +145,8 @@ extension FinderSearch {
                     let down = ((moduleAlong(binary, from: pt(a), toward: pt(left)) ?? a.module)
                         + (moduleAlong(binary, from: pt(left), toward: pt(a)) ?? left.module)) / 2
                     var triple = FinderTriple(topLeft: pt(a), topRight: pt(right), bottomLeft: pt(left),
-                                              moduleAcross: across, moduleDown: down)
+                                              moduleAcross: across, moduleDown: down,
+                                              finderModules: [a.module, right.module, left.module])
                     if let grey {
                         let top = FinderTriple.timingDimension(
                             in: grey, from: pt(a), a.module, to: pt(right), right.module,

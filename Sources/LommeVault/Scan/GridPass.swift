@@ -40,7 +40,7 @@ enum GridPass {
                 topRight: (triple.topRight.x * factor, triple.topRight.y * factor),
                 bottomLeft: (triple.bottomLeft.x * factor, triple.bottomLeft.y * factor),
                 moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
-                timingDimension: triple.timingDimension)
+                timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
             if decode(scaled, in: source, trial, spread: spread) { continue }
         }
     }

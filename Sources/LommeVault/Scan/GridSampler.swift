@@ -74,13 +74,16 @@ enum GridSampler {
         let moduleCentres = [(x: 3.5, y: 3.5), (x: d - 3.5, y: 3.5), (x: 3.5, y: d - 3.5)]
         let pictureCentres = [triple.topLeft, triple.topRight, triple.bottomLeft]
         guard let affine = Homography(affineFrom: moduleCentres, to: pictureCentres) else { return [] }
+        // The fourth point from the finders' module widths when they show perspective, else
+        // where the parallelogram puts it; then the alignment pattern searched around it.
+        let guide = triple.perspectiveMap(dimension: dimension) ?? affine
         var fourth = (x: d - 3.5, y: d - 3.5)
-        var fourthAt = affine.map(fourth.x, fourth.y)
+        var fourthAt = guide.map(fourth.x, fourth.y)
         if dimension >= 25 {
             fourth = (d - 6.5, d - 6.5)
             let radius = min(8, max(4, d / 8))
-            fourthAt = AlignmentSearch.locate(in: image, map: affine, u: fourth.x, v: fourth.y, radius: radius)
-                ?? affine.map(fourth.x, fourth.y)
+            fourthAt = AlignmentSearch.locate(in: image, map: guide, u: fourth.x, v: fourth.y, radius: radius)
+                ?? guide.map(fourth.x, fourth.y)
         }
         // Offsets in module units, nearest first, measured along the affine map's axes.
         var offsets: [(Int, Int)] = []

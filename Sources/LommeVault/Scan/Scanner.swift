@@ -50,8 +50,10 @@ public enum Scanner {
     /// The pass order, from `bench/scan --matrix` (every pass alone on the corpus and on
     /// both own photo sets) and a simulation of the two workers over those times, checked by
     /// running the pipeline: plain and adaptive first (they run at once, whatever the
-    /// deadline), then the light-on-dark twins (dark-mode screens), the global and Sauvola
-    /// thresholds, and the grid sampler before the slower filters: it reads bent and tilted
+    /// deadline), then the light-on-dark twins (dark-mode screens; the sharpened one is
+    /// cheap and reads blurred 1 MP screens), the global and Sauvola thresholds, the doubled
+    /// light-on-dark threshold (1 MP screens only), and the grid sampler before the slower
+    /// filters: it reads bent and tilted
     /// codes nothing else reads, and at the end of the list it used to meet the deadline on
     /// 12 MP photos. Otsu stays after the local thresholds: it fails under uneven light,
     /// which the corpus hardly has and phone photos often do.
