@@ -49,9 +49,9 @@ enum GridPass {
     static func decode(_ triple: FinderTriple, in source: GrayImage, _ trial: Trial, spread: Int) -> Bool {
         let dimensions = triple.candidateDimensions
         // Every size through its best map first; then that map bent to fit the picture
-        // locally, for the two likeliest sizes (on a bent code the timing-pattern count and
-        // the finder distances often disagree), each as one smoothed fit and as a mesh grown
-        // outward from the finders; then the moved fourth points of the likeliest size.
+        // locally, for every candidate size (on a bent or steeply tilted code the timing-pattern
+        // count and the finder distances often both miss), each as one smoothed fit and as a
+        // mesh grown outward from the finders; then the moved fourth points of the likeliest size.
         var rest: [(Homography, Int)] = []
         var best: [(Homography, Int)] = []
         for (n, dimension) in dimensions.enumerated() {
@@ -61,7 +61,7 @@ enum GridPass {
             best.append((first, dimension))
             rest += maps.dropFirst().map { ($0, dimension) }
         }
-        for (map, dimension) in best.prefix(2) {
+        for (map, dimension) in best {
             if trial.over { return false }
             let mesh = MeshWarp.fitted(to: source, map: map, dimension: dimension)
             if attempt(GridSampler.sample(source, dimension: dimension, point: mesh.point), trial, all: true) { return true }
