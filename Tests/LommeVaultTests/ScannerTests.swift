@@ -373,6 +373,22 @@ struct GridSamplerTests {
         #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
     }
 
+    @Test func candidateSizesIncludeTheFinderWidthsEstimate() {
+        // A 65-module code, finder centres 58 modules apart at 4 px: the widths measured along
+        // the legs came out 5.6 px (blur), the finders' own runs 4 px.
+        var triple = FinderTriple(topLeft: (100, 100), topRight: (332, 100), bottomLeft: (100, 332),
+                                  moduleAcross: 5.6, moduleDown: 5.6)
+        #expect(triple.estimatedDimension == 49)
+        #expect(!triple.candidateDimensions.contains(65))
+        triple.finderModules = [4, 4.1, 3.9]
+        #expect(triple.finderEstimatedDimension == 65)
+        #expect(Array(triple.candidateDimensions.prefix(3)) == [49, 53, 45])
+        #expect(triple.candidateDimensions.contains(65))
+        // The two estimates agreeing add nothing.
+        triple.moduleAcross = 4; triple.moduleDown = 4
+        #expect(triple.candidateDimensions == [65, 69, 61])
+    }
+
     @Test func finderTripleKnowsTheCorners() throws {
         let image = try F.image("clean.png").rotated(by: 1)
         let binary = image.otsuBinarized()

@@ -41,7 +41,20 @@ struct FinderTriple {
     /// Centre-to-centre distances over module widths: the code's side in modules less seven.
     var estimatedDimension: Int {
         let across = distance(topLeft, topRight) / moduleAcross, down = distance(topLeft, bottomLeft) / moduleDown
-        var dimension = Int(((across + down) / 2).rounded()) + 7
+        return Self.snapped(Int(((across + down) / 2).rounded()) + 7)
+    }
+
+    /// The same from the finders' own module widths (their 1:1:3:1:1 runs) rather than the
+    /// widths measured along the legs, which blur and glare can stretch.
+    var finderEstimatedDimension: Int? {
+        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
+        let across = distance(topLeft, topRight) / ((m[0] + m[1]) / 2)
+        let down = distance(topLeft, bottomLeft) / ((m[0] + m[2]) / 2)
+        return Self.snapped(Int(((across + down) / 2).rounded()) + 7)
+    }
+
+    static func snapped(_ estimate: Int) -> Int {
+        var dimension = estimate
         // A QR code is 4·version + 17 modules wide.
         switch dimension & 3 {
         case 0: dimension += 1
@@ -56,6 +69,7 @@ struct FinderTriple {
     var candidateDimensions: [Int] {
         let d = estimatedDimension
         var candidates = [d, d + 4, d - 4]
+        if let f = finderEstimatedDimension, abs(f - d) > 4 { candidates += [f, f + 4, f - 4].filter { !candidates.contains($0) } }
         // Counting the timing modules beats dividing distances when perspective makes the
         // finders' module widths differ.
         if let t = timingDimension {

@@ -9,12 +9,28 @@ enum GridPass {
     static func search(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false, spread: Int = 2) {
         guard let image = Pass.working(s) else { return }
         // A wide window keeps a finder's 3-module centre dark; a narrow one copes with more
-        // uneven light. Triples from both, the wide one's first, each place tried once.
-        var triples: [FinderTriple] = []
+        // uneven light. Triples from both, the wide one's first, each place tried once; then
+        // from each with the patterns only the other found added: blur and glare can hide
+        // one finder from one window and another from the other.
+        var binaries: [GrayImage] = [], found: [[FinderPattern]] = []
         for divisor in [12, 40] {
             guard var binary = Pass.adaptive(s, divisor: divisor) else { continue }
             if inverted { binary = binary.inverted() }
-            let patterns = FinderSearch.patterns(in: binary)
+            binaries.append(binary)
+            found.append(FinderSearch.patterns(in: binary))
+        }
+        var searches: [(GrayImage, [FinderPattern])] = Array(zip(binaries, found))
+        for n in found.indices {
+            var patterns = found[n]
+            for other in found.indices where other != n {
+                patterns += found[other].filter { p in
+                    !patterns.contains { abs($0.x - p.x) <= $0.module * 2 && abs($0.y - p.y) <= $0.module * 2 }
+                }
+            }
+            if patterns.count > found[n].count { searches.append((binaries[n], patterns)) }
+        }
+        var triples: [FinderTriple] = []
+        for (binary, patterns) in searches {
             guard patterns.count >= 3 else { continue }
             for triple in FinderSearch.triples(from: patterns, in: binary, grey: inverted ? image.inverted() : image)
             where !triples.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * 2
