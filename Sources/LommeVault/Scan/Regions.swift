@@ -60,8 +60,9 @@ enum FinderSearch {
         }
         // An upright finder's 3-module centre is crossed by about 3·module scan lines, but one
         // turned 30-45° only by the few rows near its exact centre (its runs keep the ratio
-        // there alone); asking for 1.5·module sightings lost codes turned that far. Look-alikes in the data area are confirmed by fewer still, and the triples are
-        // ranked by sightings.
+        // there alone); asking for 1.5·module sightings lost codes turned that far.
+        // Look-alikes in the data area are confirmed by fewer still, and triples are ranked
+        // by sightings.
         return found.filter { $0.hits >= max(2, Int($0.module * 0.5)) }.sorted { $0.hits > $1.hits }
     }
 

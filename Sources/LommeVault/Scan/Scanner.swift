@@ -53,9 +53,8 @@ public enum Scanner {
     /// deadline), then the light-on-dark twins (dark-mode screens; the sharpened one is
     /// cheap and reads blurred 1 MP screens), the global and Sauvola thresholds, the doubled
     /// light-on-dark threshold (1 MP screens only), and the grid sampler before the slower
-    /// filters: it reads bent and tilted
-    /// codes nothing else reads, and at the end of the list it used to meet the deadline on
-    /// 12 MP photos. Otsu stays after the local thresholds: it fails under uneven light,
+    /// filters: it reads bent and tilted codes nothing else reads, and at the end of the list
+    /// it used to meet the deadline on 12 MP photos. Otsu stays after the local thresholds: it fails under uneven light,
     /// which the corpus hardly has and phone photos often do.
     static let order: [String] = [
         "plain", "adaptive", "inverted", "up2", "adaptive-inv", "sharpened-inv", "otsu", "sauvola", "adaptive-up2-inv",
