@@ -46,21 +46,9 @@ struct MeshWarp {
                     for sy in -stepsPerSide...stepsPerSide {
                         for sx in -stepsPerSide...stepsPerSide {
                             let ou = Double(sx) * delta, ov = Double(sy) * delta
-                            values.removeAll(keepingCapacity: true)
-                            var sum = 0.0
-                            for row in rows {
-                                for column in columns {
-                                    let p = map.map(Double(column) + 0.5 + ou, Double(row) + 0.5 + ov)
-                                    let value = GridSampler.bilinear(px, image.width, image.height, p.x, p.y)
-                                    values.append(value)
-                                    sum += value
-                                }
-                            }
-                            let mean = sum / Double(values.count)
-                            var spread = 0.0
-                            for value in values { spread += abs(value - mean) }
                             // Nearer offsets win ties: a whole module away also samples cleanly.
-                            let score = spread / Double(values.count) * (1 - 0.15 * (ou * ou + ov * ov))
+                            let score = clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
+                                * (1 - 0.15 * (ou * ou + ov * ov))
                             if score > best { best = score; bestU = ou; bestV = ov }
                         }
                     }
@@ -70,6 +58,29 @@ struct MeshWarp {
             }
         }
         return MeshWarp(map: map, step: step, side: side, du: smoothed(du, side), dv: smoothed(dv, side))
+    }
+
+    /// How clearly the modules `rows` × `columns` sample dark or light through `map` moved
+    /// by (`ou`, `ov`) modules: the mean absolute deviation of their values (sampled across
+    /// a module edge, a value is a grey in between). `values` is scratch space.
+    @inline(__always)
+    static func clarity(_ px: UnsafeBufferPointer<UInt8>, _ image: GrayImage, _ map: Homography,
+                        rows: ClosedRange<Int>, columns: ClosedRange<Int>, _ ou: Double, _ ov: Double,
+                        _ values: inout [Double]) -> Double {
+        values.removeAll(keepingCapacity: true)
+        var sum = 0.0
+        for row in rows {
+            for column in columns {
+                let p = map.map(Double(column) + 0.5 + ou, Double(row) + 0.5 + ov)
+                let value = GridSampler.bilinear(px, image.width, image.height, p.x, p.y)
+                values.append(value)
+                sum += value
+            }
+        }
+        let mean = sum / Double(values.count)
+        var spread = 0.0
+        for value in values { spread += abs(value - mean) }
+        return spread / Double(values.count)
     }
 
     /// Each offset averaged with its four neighbours (itself counted twice).
@@ -131,21 +142,9 @@ extension MeshWarp {
                 for sy in -stepsPerSide...stepsPerSide {
                     for sx in -stepsPerSide...stepsPerSide {
                         let ou = pu + Double(sx) * delta, ov = pv + Double(sy) * delta
-                        values.removeAll(keepingCapacity: true)
-                        var sum = 0.0
-                        for row in rows {
-                            for column in columns {
-                                let p = map.map(Double(column) + 0.5 + ou, Double(row) + 0.5 + ov)
-                                let value = GridSampler.bilinear(px, image.width, image.height, p.x, p.y)
-                                values.append(value)
-                                sum += value
-                            }
-                        }
-                        let mean = sum / Double(values.count)
-                        var spread = 0.0
-                        for value in values { spread += abs(value - mean) }
                         let moved = (Double(sx) * Double(sx) + Double(sy) * Double(sy)) * delta * delta
-                        let score = spread / Double(values.count) * (1 - 0.5 * moved)
+                        let score = clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
+                            * (1 - 0.5 * moved)
                         if score > best { best = score; bestU = ou; bestV = ov }
                     }
                 }
