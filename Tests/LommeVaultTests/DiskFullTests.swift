@@ -21,6 +21,19 @@ struct DiskFullTests {
         _ = CLI.run([path], shell: #"umount "$1" || umount -l "$1""#)
     }
 
+    /// Runs `body` with a fresh sandbox and a tmpfs mounted at its `mnt` (unmounted
+    /// afterwards); prints why and returns when none can be mounted.
+    static func onTmpfs(_ test: String, _ body: (CLI.Sandbox, String) throws -> Void) rethrows {
+        let box = CLI.Sandbox()
+        let mnt = box.path + "/mnt"
+        if let reason = mountTmpfs(mnt) {
+            print("SKIPPED \(test): \(reason)")
+            return
+        }
+        defer { unmount(mnt) }
+        try body(box, mnt)
+    }
+
     static func strays(_ directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
             !["vault", "vault.bak", "vault.lock", "fill"].contains($0)
@@ -35,13 +48,10 @@ struct DiskFullTests {
     }
 
     @Test func aFullDiskLeavesTheVaultUntouched() throws {
-        let box = CLI.Sandbox()
-        let mnt = box.path + "/mnt"
-        if let reason = Self.mountTmpfs(mnt) {
-            print("SKIPPED disk-full test: \(reason)")
-            return
-        }
-        defer { Self.unmount(mnt) }
+        try Self.onTmpfs("disk-full test") { box, mnt in try fullDisk(box, mnt) }
+    }
+
+    func fullDisk(_ box: CLI.Sandbox, _ mnt: String) throws {
         let pw = box.write("pw", phrase + "\n")
         let pw2 = box.write("pw2", "another disk passphrase 88\n")
         let vault = mnt + "/vault"
@@ -73,20 +83,15 @@ struct DiskFullTests {
     }
 
     /// `init` on a full disk: no vault, no temp file, one line.
-    @Test func initOnAFullDiskCreatesNothing() throws {
-        let box = CLI.Sandbox()
-        let mnt = box.path + "/mnt"
-        if let reason = Self.mountTmpfs(mnt) {
-            print("SKIPPED disk-full init test: \(reason)")
-            return
+    @Test func initOnAFullDiskCreatesNothing() {
+        Self.onTmpfs("disk-full init test") { box, mnt in
+            let pw = box.write("pw", phrase + "\n")
+            _ = CLI.run([mnt], shell: #"dd if=/dev/zero of="$1/fill" bs=1024 2>/dev/null"#)
+            let r = CLI.run(["init", "--vault", mnt + "/vault", "--passphrase-file", pw], timeout: 30)
+            Self.expectOneLine(r, containing: "No space left on device", "init on a full disk")
+            #expect(!FileManager.default.fileExists(atPath: mnt + "/vault"))
+            #expect(Self.strays(mnt) == [])
         }
-        defer { Self.unmount(mnt) }
-        let pw = box.write("pw", phrase + "\n")
-        _ = CLI.run([mnt], shell: #"dd if=/dev/zero of="$1/fill" bs=1024 2>/dev/null"#)
-        let r = CLI.run(["init", "--vault", mnt + "/vault", "--passphrase-file", pw], timeout: 30)
-        Self.expectOneLine(r, containing: "No space left on device", "init on a full disk")
-        #expect(!FileManager.default.fileExists(atPath: mnt + "/vault"))
-        #expect(Self.strays(mnt) == [])
     }
 
     @Test func aReadOnlyDirectoryLeavesTheVaultUntouched() throws {
