@@ -29,15 +29,19 @@ struct Exec: ParsableCommand {
 
     func run() throws {
         let store = try vault.prepare()
-        let config = try VaultReader.config(store, vault.unlockOptions)
+        let opened = try Session.open(store, vault.unlockOptions)
+        let config = try VaultReader.config(opened)
         for (name, value) in ShellExport.variables(config) {
             setenv(name, value, 1)
         }
         if token || tokenURL != nil {
             let explicit = try tokenURL.map { text throws(LommeError) in try TokenURL(text, source: "--token-url") }
-            let outcome = try TokenService.obtain(store, explicitURL: explicit, refresh: false) { () throws(LommeError) in config }
+            let outcome = try TokenService.obtain(opened, config: config, explicitURL: explicit, refresh: false)
             setenv("LOMME_ACCESS_TOKEN", outcome.token.accessToken, 1)
         }
+        // The command gets the config, never the passphrase: the descriptor it was read
+        // from (or would have been, with an unlocked session) is not handed down.
+        vault.withholdPassphraseDescriptor()
         var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) }
         arguments.append(nil)
         execvp(command[0], &arguments)

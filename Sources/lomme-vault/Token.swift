@@ -14,10 +14,11 @@ struct Token: ParsableCommand {
             "expires_in"} with the seconds the token still lives.
 
             The token is kept in the user's kernel keyring (never on disk) until expires_in minus \
-            30 s or a tenth of its life, whichever is less, keyed by vault and token URL; while it \
-            is valid no request is made and the vault need not be unlocked. Any change to the \
-            vault retires it. --refresh drops it and asks for a new one (do that after the bank \
-            API answers 401).
+            30 s or a tenth of its life, whichever is less, an hour at most, and never past the end \
+            of the unlocked session; keyed by vault and token URL. It is served only while the \
+            vault is unlocked (or the passphrase is given): then no request is made. `lock` and \
+            any change to the vault retire it. --refresh drops it and asks for a new one (do that \
+            after the bank API answers 401).
 
             Plain http:// is allowed only to this machine (127.0.0.0/8, ::1, localhost); anywhere \
             else the token URL must be https://. libcurl is loaded only by this command.
@@ -62,10 +63,9 @@ struct Token: ParsableCommand {
     func run() throws {
         let store = try vault.prepare()
         let explicit = try url.map { text throws(LommeError) in try TokenURL(text, source: "--url") }
-        let outcome = try TokenService.obtain(store, explicitURL: explicit, refresh: refresh,
-                                              timeouts: .init(connect: 5, total: timeout)) { () throws(LommeError) in
-            try VaultReader.config(store, vault.unlockOptions)
-        }
+        let opened = try Session.open(store, vault.unlockOptions)
+        let outcome = try TokenService.obtain(opened, config: try VaultReader.config(opened), explicitURL: explicit,
+                                              refresh: refresh, timeouts: .init(connect: 5, total: timeout))
         if json {
             let document = JSON.object([
                 JSON.Member("access_token", .string(outcome.token.accessToken)),

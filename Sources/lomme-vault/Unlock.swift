@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import LommeVault
 
 struct Unlock: ParsableCommand {
@@ -29,17 +30,25 @@ struct Unlock: ParsableCommand {
         let idle = DurationText.parse(timeout)!
         let sealed = try VaultFormat.parse(try store.read())
         let master: SecureBytes
-        if let (key, _) = Session.fromKeyring(store, sealed) {
+        // A live session changes its idle timeout only: its deadline was set when the
+        // passphrase was proven, and only a passphrase proven now sets a new one.
+        var liveDeadline: UInt64? = nil
+        if let (key, state) = Session.fromKeyring(store, sealed) {
             master = key
+            liveDeadline = state.deadline
         } else {
             master = try Session.deriveWithPassphrase(store, sealed, vault.unlockOptions)
             _ = try VaultFormat.open(sealed, master: master)  // a damaged body is exit 5 now, not later
         }
+        let deadline: UInt64
         do {
-            try Session.store(store, sealed, master: master, idle: idle)
+            deadline = try Session.store(store, sealed, master: master, idle: idle, deadline: liveDeadline)
         } catch {
             throw LommeError.failure("the kernel keyring is not available here (\(error.reason)), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
         }
-        Terminal.info("Unlocked \(store.path): locks after \(DurationText.format(UInt64(idle))) without use, and in 12h at the latest. `lomme-vault lock` locks it now.")
+        let now = UInt64(time(nil))
+        let left = DurationText.format(deadline > now ? deadline - now : 0)
+        let latest = liveDeadline == nil ? "in 12h at the latest" : "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase, starts a new 12h)"
+        Terminal.info("Unlocked \(store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
     }
 }

@@ -31,6 +31,25 @@ struct VaultOptions: ParsableArguments {
 
     var unlockOptions: UnlockOptions { UnlockOptions(source: source, noPrompt: noPrompt) }
 
+    /// Before `exec` hands over: closes the `--passphrase-fd` descriptor, or points it at
+    /// /dev/null when it is standard input, output or error, so the command cannot read
+    /// the passphrase from it (or reopen it through /dev/fd). Every descriptor lomme-vault
+    /// opens itself is close-on-exec.
+    func withholdPassphraseDescriptor() {
+        guard let fd = passphraseFD else { return }
+        guard fd <= 2 else {
+            close(fd)
+            return
+        }
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        if null >= 0 {
+            dup2(null, fd)
+            close(null)
+        } else {
+            close(fd)
+        }
+    }
+
     /// Turns core dumps and ptrace off, and finds the vault.
     func prepare() throws(LommeError) -> VaultStore {
         Hardening.apply()

@@ -3,7 +3,10 @@ import LommeVault
 /// Reading the stored config for get, exec and export.
 enum VaultReader {
     static func config(_ store: VaultStore, _ options: UnlockOptions) throws(LommeError) -> Config {
-        let opened = try Session.open(store, options)
+        try config(Session.open(store, options))
+    }
+
+    static func config(_ opened: OpenedVault) throws(LommeError) -> Config {
         guard let config = opened.contents.config else {
             throw LommeError(.notFound, "the vault holds no config yet; import one with `lomme-vault import PHOTO` or `--stdin`")
         }

@@ -136,10 +136,10 @@ struct TokenTests {
         let back = TokenCache.decode(payload, fingerprint: print)
         #expect(back?.token.accessToken == "tok" && back?.token.tokenType == "Bearer" && back?.expiresAt == 123_456 && back?.cacheUntil == 120_000)
         #expect(TokenCache.decode(payload, fingerprint: [UInt8](repeating: 8, count: 16)) == nil)
-        let a = TokenCache.description(vaultRealPath: "/a/vault", url: nil)
-        #expect(a.hasPrefix(TokenCache.vaultPrefix("/a/vault")))
-        #expect(a != TokenCache.description(vaultRealPath: "/a/vault", url: "https://x/t"))
-        #expect(a != TokenCache.description(vaultRealPath: "/b/vault", url: nil))
+        let a = TokenCache.description(vaultID: "0a", url: nil)
+        #expect(a.hasPrefix(TokenCache.vaultPrefix("0a")))
+        #expect(a != TokenCache.description(vaultID: "0a", url: "https://x/t"))
+        #expect(a != TokenCache.description(vaultID: "0b", url: nil))
     }
 }
 
@@ -380,7 +380,9 @@ enum TokenFixture {
 
         deinit {
             _ = run(["lock"])
-            TokenCache.forgetAll(vaultRealPath: vault)
+            if let sealed = try? VaultFormat.parse(readFile(vault)) {
+                TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt))
+            }
             try? FileManager.default.removeItem(atPath: directory)
         }
 

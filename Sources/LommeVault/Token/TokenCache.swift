@@ -1,11 +1,12 @@
 import Glibc
 
 /// Access tokens kept in the kernel's user keyring (never on disk) until `expires_in`
-/// minus a margin. One key per vault and token URL: `lomme-vault-token:` +
-/// hex(BLAKE2b-128(vault real path)) + `:` + hex(BLAKE2b-128(URL)), where the URL is
-/// `--url`'s text, or empty for "the config's tokenUrl". The payload also holds a
-/// fingerprint of the sealed vault file, so importing a new config (or any other
-/// write to the vault) retires the tokens of the old one.
+/// minus a margin, an hour at most, and never past the end of the unlocked session they
+/// were fetched in; `TokenService` serves one only while the vault is unlocked. One key
+/// per vault and token URL: `lomme-vault-token:` + the vault id (`Session.vaultID`) +
+/// `:` + hex(BLAKE2b-128(URL)), where the URL is `--url`'s text, or empty for "the
+/// config's tokenUrl". The payload also holds a fingerprint of the sealed vault file, so
+/// importing a new config (or any other write to the vault) retires the tokens of the old one.
 ///
 /// Payload (version 1): 1 | fingerprint (16) | server expiry ms (u64 LE) | cache-until
 /// ms (u64 LE) | type length (1) | token_type | access_token. Times are CLOCK_BOOTTIME
@@ -13,20 +14,22 @@ import Glibc
 /// not move; the kernel timeout only cleans up, the deadline in the payload decides.
 public enum TokenCache {
     public static let prefix = "lomme-vault-token:"
+    /// However long the endpoint says a token lives, it is cached for an hour at most.
+    public static let maximumCacheMilliseconds: UInt64 = 3600 * 1000
 
-    public static func description(vaultRealPath: String, url: String?) -> String {
-        vaultPrefix(vaultRealPath) + Sodium.hex(Sodium.blake2b(Array((url ?? "").utf8), length: 16))
+    public static func description(vaultID: String, url: String?) -> String {
+        vaultPrefix(vaultID) + Sodium.hex(Sodium.blake2b(Array((url ?? "").utf8), length: 16))
     }
 
     /// What every token key of one vault starts with.
-    static func vaultPrefix(_ vaultRealPath: String) -> String {
-        prefix + Sodium.hex(Sodium.blake2b(Array(vaultRealPath.utf8), length: 16)) + ":"
+    static func vaultPrefix(_ vaultID: String) -> String {
+        prefix + vaultID + ":"
     }
 
-    /// Removes every cached token of the vault (for `lock`, and tests); returns how many.
+    /// Removes every cached token of the vault (for `lock`, `passwd`, and tests); returns how many.
     @discardableResult
-    public static func forgetAll(vaultRealPath: String) -> Int {
-        let wanted = vaultPrefix(vaultRealPath)
+    public static func forgetAll(vaultID: String) -> Int {
+        let wanted = vaultPrefix(vaultID)
         var removed = 0
         for (id, description) in Keyring.userKeys(type: "user") where description.hasPrefix(wanted) {
             Keyring.remove(id)
@@ -38,6 +41,13 @@ public enum TokenCache {
     /// The fingerprint of the sealed vault file's bytes.
     public static func fingerprint(_ sealed: [UInt8]) -> [UInt8] {
         Sodium.blake2b(sealed, length: 16)
+    }
+
+    /// A Unix time (seconds, such as a session's deadline) as CLOCK_BOOTTIME ms.
+    public static func bootMilliseconds(unixSeconds: UInt64) -> UInt64 {
+        let now = UInt64(time(nil))
+        let boot = nowMilliseconds()
+        return unixSeconds > now ? boot + (unixSeconds - now) * 1000 : boot
     }
 
     /// Milliseconds of CLOCK_BOOTTIME.
@@ -113,13 +123,16 @@ public enum TokenCache {
     }
 
     /// Keeps `token`, asked for at `requested` (CLOCK_BOOTTIME ms), until its lifetime
-    /// minus the margin. Returns the entry, or nil when the token lives too briefly
-    /// (or says nothing of its lifetime) to be kept.
+    /// minus the margin, `maximumCacheMilliseconds` after the request, or `notAfter`
+    /// (the session's end), whichever comes first. Returns the entry, or nil when the
+    /// token lives too briefly (or says nothing of its lifetime) to be kept.
     @discardableResult
-    public static func store(_ description: String, fingerprint: [UInt8], token: AccessToken, requested: UInt64) throws(Keyring.Unavailable) -> Entry? {
+    public static func store(_ description: String, fingerprint: [UInt8], token: AccessToken, requested: UInt64,
+                             notAfter: UInt64? = nil) throws(Keyring.Unavailable) -> Entry? {
         guard let life = token.expiresIn, life > 0 else { return nil }
         let expiresAt = requested + life * 1000
-        let cacheUntil = expiresAt - marginMilliseconds(expiresIn: life)
+        let cacheUntil = min(expiresAt - marginMilliseconds(expiresIn: life), requested + maximumCacheMilliseconds,
+                             notAfter ?? UInt64.max)
         let now = nowMilliseconds()
         guard cacheUntil > now else { return nil }
         let entry = Entry(token: token, expiresAt: expiresAt, cacheUntil: cacheUntil)

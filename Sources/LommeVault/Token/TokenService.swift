@@ -1,4 +1,5 @@
-/// "Give me an access token for this vault": the cached one while it is valid, else the
+/// "Give me an access token for this vault": the cached one while it is valid and the
+/// vault is open (an unlocked session, or a passphrase given now), else the
 /// client-credentials grant with the config's id and secret.
 public enum TokenService {
     public struct Timeouts: Sendable {
@@ -26,14 +27,17 @@ public enum TokenService {
     }
 
     /// - Parameters:
+    ///   - opened: the vault, opened by its session or a passphrase: a cached token is
+    ///     served only to a caller that could open the vault, and lives no longer than
+    ///     the session it was fetched in.
+    ///   - config: the config `opened` holds.
     ///   - explicitURL: `--url`, already checked; nil means the config's `tokenUrl`.
     ///   - refresh: skip (and drop) the cached token.
-    ///   - config: opens the vault; called only when a token must be fetched.
-    public static func obtain(_ store: VaultStore, explicitURL: TokenURL?, refresh: Bool, timeouts: Timeouts = Timeouts(),
-                              config: () throws(LommeError) -> Config) throws(LommeError) -> Outcome {
-        let sealed = try store.read()
-        let fingerprint = TokenCache.fingerprint(sealed)
-        let description = TokenCache.description(vaultRealPath: store.realPath, url: explicitURL?.text)
+    public static func obtain(_ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
+                              timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
+        let fingerprint = TokenCache.fingerprint(opened.sealed.bytes)
+        let vaultID = Session.vaultID(salt: opened.sealed.header.salt)
+        let description = TokenCache.description(vaultID: vaultID, url: explicitURL?.text)
         var cacheUsable = true
         do {
             if refresh {
@@ -46,7 +50,6 @@ public enum TokenService {
             cacheUsable = false
         }
 
-        let config = try config()
         let url: TokenURL
         if let explicitURL {
             url = explicitURL
@@ -59,8 +62,10 @@ public enum TokenService {
         let token = try fetch(url, config: config, timeouts: timeouts)
         var remaining = token.expiresIn
         if cacheUsable {
+            let sessionEnd = opened.sessionDeadline.map { TokenCache.bootMilliseconds(unixSeconds: $0) }
             do {
-                if let entry = try TokenCache.store(description, fingerprint: fingerprint, token: token, requested: requested) {
+                if let entry = try TokenCache.store(description, fingerprint: fingerprint, token: token, requested: requested,
+                                                    notAfter: sessionEnd) {
                     remaining = entry.remaining()
                 }
             } catch {

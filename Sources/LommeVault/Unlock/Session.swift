@@ -21,6 +21,8 @@ public struct OpenedVault: Sendable {
     public var contents: VaultContents
     /// True when the key came from an unlocked session.
     public let fromKeyring: Bool
+    /// That session's hard deadline (Unix seconds); nil when a passphrase opened the vault.
+    public var sessionDeadline: UInt64? = nil
 }
 
 /// "Get me the vault key": the unlocked session in the kernel keyring first, else a
@@ -39,9 +41,25 @@ public enum Session {
         Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the vault cannot stay unlocked, so the passphrase is asked each time")
     }
 
-    /// `lomme-vault:` + hex(BLAKE2b-128(real path ‖ 0 ‖ salt)).
+    /// What every session key's description starts with.
+    public static let keyPrefix = "lomme-vault:"
+
+    /// The id the vault carries, for naming its keys: hex(BLAKE2b-128(salt)). The salt is
+    /// random and in the header, so a vault that is moved or renamed keeps its id, and
+    /// `passwd` (new salt) gives it a new one.
+    public static func vaultID(salt: [UInt8]) -> String {
+        Sodium.hex(Sodium.blake2b(salt, length: 16))
+    }
+
+    /// `lomme-vault:` + the vault id. Not the path: `lock` must find the session of a
+    /// vault that was moved since it was unlocked.
+    public static func keyDescription(salt: [UInt8]) -> String {
+        keyPrefix + vaultID(salt: salt)
+    }
+
+    /// The same name; the store plays no part in it.
     public static func keyDescription(_ store: VaultStore, salt: [UInt8]) -> String {
-        "lomme-vault:" + Sodium.hex(Sodium.blake2b(Array(store.realPath.utf8) + [0] + salt, length: 16))
+        keyDescription(salt: salt)
     }
 
     struct Payload {
@@ -91,7 +109,7 @@ public enum Session {
     /// min(idle, deadline − now). A key past its deadline or not matching the vault
     /// is removed.
     public static func fromKeyring(_ store: VaultStore, _ sealed: VaultFormat.Sealed, refresh: Bool = true) -> (master: SecureBytes, state: State)? {
-        let description = keyDescription(store, salt: sealed.header.salt)
+        let description = keyDescription(salt: sealed.header.salt)
         let id: Keyring.KeyID
         do {
             guard let found = try Keyring.find(description) else { return nil }
@@ -115,9 +133,10 @@ public enum Session {
     /// Reads and opens the vault: keyring first, then a passphrase.
     public static func open(_ store: VaultStore, _ options: UnlockOptions, useKeyring: Bool = true) throws(LommeError) -> OpenedVault {
         let sealed = try VaultFormat.parse(try store.read())
-        if useKeyring, let (master, _) = fromKeyring(store, sealed) {
+        if useKeyring, let (master, state) = fromKeyring(store, sealed) {
             let plaintext = try VaultFormat.open(sealed, master: master)
-            return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext), fromKeyring: true)
+            return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
+                               fromKeyring: true, sessionDeadline: state.deadline)
         }
         let master = try deriveWithPassphrase(store, sealed, options)
         let plaintext = try VaultFormat.open(sealed, master: master)
@@ -150,18 +169,46 @@ public enum Session {
         return try KDF.derive(passphrase: phrase, salt: header.salt, limits: header.limits)
     }
 
-    /// Keeps `master` in the keyring for `idle` seconds of non-use, 12 h at most.
-    public static func store(_ store: VaultStore, _ sealed: VaultFormat.Sealed, master: SecureBytes, idle: UInt32) throws(Keyring.Unavailable) {
-        let deadline = now() + UInt64(hardLimit)
+    /// Keeps `master` in the keyring for `idle` seconds of non-use, until `deadline` at the
+    /// latest. Only a caller that has just proven the passphrase passes nil, which sets a
+    /// new deadline 12 h from now; a caller holding a key from a live session passes that
+    /// session's deadline, so using the session never pushes its end back.
+    /// Returns the deadline kept.
+    @discardableResult
+    public static func store(_ store: VaultStore, _ sealed: VaultFormat.Sealed, master: SecureBytes, idle: UInt32,
+                             deadline existing: UInt64?) throws(Keyring.Unavailable) -> UInt64 {
+        let current = now()
+        let deadline = min(existing ?? UInt64.max, current + UInt64(hardLimit))
+        guard deadline > current else { throw Keyring.Unavailable(reason: "the session has just ended") }
         let payload = Payload(master: master, deadline: deadline, idle: idle).encoded()
-        _ = try Keyring.add(keyDescription(store, salt: sealed.header.salt), payload: payload, timeout: min(idle, hardLimit))
+        _ = try Keyring.add(keyDescription(salt: sealed.header.salt), payload: payload,
+                            timeout: UInt32(min(UInt64(idle), deadline - current)))
+        return deadline
     }
 
     /// Removes the session of `salt`'s vault; false when there was none.
     @discardableResult
     public static func lock(_ store: VaultStore, salt: [UInt8]) throws(Keyring.Unavailable) -> Bool {
-        guard let id = try Keyring.find(keyDescription(store, salt: salt)) else { return false }
+        guard let id = try Keyring.find(keyDescription(salt: salt)) else { return false }
         Keyring.remove(id)
         return true
+    }
+
+    /// Removes every session and every cached token of this user, whatever vault they
+    /// belong to (`lock --all`). Returns how many sessions and tokens went.
+    public static func lockAll() throws(Keyring.Unavailable) -> (sessions: Int, tokens: Int) {
+        if Keyring.disabled { throw Keyring.unavailable(0) }
+        var sessions = 0, tokens = 0
+        for (id, description) in Keyring.userKeys(type: "user") {
+            if description.hasPrefix(keyPrefix) {
+                sessions += 1
+            } else if description.hasPrefix(TokenCache.prefix) {
+                tokens += 1
+            } else {
+                continue
+            }
+            Keyring.remove(id)
+        }
+        return (sessions, tokens)
     }
 }

@@ -65,8 +65,9 @@ public enum VaultActions {
     }
 
     /// Re-seals the vault under a new passphrase: new salt, limits from
-    /// `LOMME_VAULT_KDF`, new nonce. The old unlocked session is removed.
-    /// Returns true when a session was removed.
+    /// `LOMME_VAULT_KDF`, new nonce. The `.bak` becomes the new vault too, so no file
+    /// under the old passphrase (or the old key) stays; the old unlocked session and its
+    /// cached tokens are removed. Returns true when a session was removed.
     public static func changePassphrase(_ store: VaultStore, old: UnlockOptions, new: PassphraseSource) throws(LommeError) -> Bool {
         let sealed = try VaultFormat.parse(try store.read())
         let oldMaster = try Session.deriveWithPassphrase(store, sealed, old, prompt: "Current passphrase for \(store.path): ")
@@ -83,8 +84,9 @@ public enum VaultActions {
                 throw LommeError.failure("the vault changed while this command ran; nothing was written, run it again")
             }
             let plaintext = try VaultFormat.open(current, master: oldMaster)
-            try store.write(VaultFormat.seal(plaintext, master: newMaster, header: header))
+            try store.write(VaultFormat.seal(plaintext, master: newMaster, header: header), backup: .same)
         }
+        TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt))
         return (try? Session.lock(store, salt: sealed.header.salt)) ?? false
     }
 }

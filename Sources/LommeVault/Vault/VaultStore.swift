@@ -1,8 +1,9 @@
 import Glibc
 
 /// Where the vault lives and how it is read and written: mode 0600 in a 0700
-/// directory, atomic replace (temp file → fsync → rename → fsync directory), one
-/// `.bak`, writers serialised by an exclusive `flock` on `PATH.lock`.
+/// directory that no other user can write (`FolderCheck`), atomic replace (temp file →
+/// fsync → rename → fsync directory), one `.bak`, writers serialised by an exclusive
+/// `flock` on `PATH.lock`.
 public struct VaultStore: Sendable {
     public let path: String
 
@@ -53,6 +54,7 @@ public struct VaultStore: Sendable {
     /// Reads the vault file's bytes, refusing one that others can read. Exit 6 when
     /// there is none.
     public func read() throws(LommeError) -> [UInt8] {
+        try FolderCheck.check(directory)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             let code = errno
@@ -115,11 +117,16 @@ public struct VaultStore: Sendable {
     /// Runs `body` holding the exclusive write lock (`PATH.lock`, `flock`).
     public func withWriteLock<R>(_ body: () throws(LommeError) -> R) throws(LommeError) -> R {
         try makeDirectory()
+        try FolderCheck.check(directory)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
+            if errno == ELOOP {
+                throw LommeError.failure("the lock file \(lockPath) is a symbolic link; remove it (`rm \(lockPath)`) and try again")
+            }
             throw LommeError.failure("cannot create the lock file \(lockPath): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }  // closing releases the lock
+        try FolderCheck.checkLockFile(descriptor, path: lockPath)
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 throw LommeError.failure("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
@@ -149,9 +156,18 @@ public struct VaultStore: Sendable {
         return removed
     }
 
-    /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak`.
-    /// Call inside `withWriteLock`.
-    public func write(_ bytes: [UInt8]) throws(LommeError) {
+    /// What becomes of the `.bak` when the vault is replaced.
+    public enum Backup: Sendable {
+        /// The current vault becomes the `.bak` (every ordinary write).
+        case previous
+        /// The new vault becomes the `.bak` too, before it replaces the vault (`passwd`:
+        /// no file under the old passphrase stays behind).
+        case same
+    }
+
+    /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak`
+    /// (or, with `.same`, the new one). Call inside `withWriteLock`.
+    public func write(_ bytes: [UInt8], backup: Backup = .previous) throws(LommeError) {
         try makeDirectory()
         func failed(_ what: String, _ code: Int32 = errno) -> LommeError {
             LommeError.failure("cannot write the vault \(path) (\(what): \(String(cString: strerror(code)))); the old vault is unchanged")
@@ -181,16 +197,23 @@ public struct VaultStore: Sendable {
             throw failed("fsync", code)
         }
         guard close(descriptor) == 0 else { throw failed("close") }
-        if exists {
-            // The current vault becomes the .bak: a hard link under a temp name, renamed
-            // over the old .bak, so the .bak too is always whole.
+        if backup == .same || exists {
+            // The current vault (or, with `.same`, the new one) becomes the .bak: a hard
+            // link under a temp name, renamed over the old .bak, so the .bak too is always
+            // whole. With `.same` this comes before the vault is replaced: a crash in
+            // between leaves the old vault and a .bak under the new passphrase, both whole.
             let backupTemp = directory + "/." + name + ".bak-\(getpid())-" + suffix
-            if link(path, backupTemp) == 0 {
-                _ = rename(backupTemp, backupPath)
+            var replaced = false
+            if link(backup == .same ? temp : path, backupTemp) == 0 {
+                replaced = rename(backupTemp, backupPath) == 0
                 // When the .bak already is the vault (a writer killed between its two
                 // renames leaves them as one file), rename() succeeds without doing
                 // anything and the temp name stays: remove it whatever happened.
                 unlink(backupTemp)
+            }
+            // A .bak under the old passphrase must not outlive `passwd`: no .bak rather than that one.
+            if backup == .same && !replaced && unlink(backupPath) != 0 && errno != ENOENT {
+                throw failed("replace \(backupPath)")
             }
         }
         guard rename(temp, path) == 0 else { throw failed("rename") }
