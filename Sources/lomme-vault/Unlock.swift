@@ -31,9 +31,10 @@ struct Unlock: ParsableCommand {
         let sealed = try VaultFormat.parse(try store.read())
         let master: SecureBytes
         // A live session changes its idle timeout only: its deadline was set when the
-        // passphrase was proven, and only a passphrase proven now sets a new one.
+        // passphrase was proven, and only a passphrase proven now (given with
+        // --passphrase-fd/--passphrase-file, or after `lock`) sets a new one.
         var liveDeadline: UInt64? = nil
-        if let (key, state) = Session.fromKeyring(store, sealed) {
+        if vault.source == .terminal, let (key, state) = Session.fromKeyring(store, sealed) {
             master = key
             liveDeadline = state.deadline
         } else {
