@@ -10,7 +10,9 @@ struct Exec: ParsableCommand {
             lomme-vault replaces itself with COMMAND (searched in PATH), so COMMAND's exit code is \
             lomme-vault's. If COMMAND cannot be run (not found, not executable), the exit code is 1. \
             --token also sets LOMME_ACCESS_TOKEN to an access token, as `lomme-vault token` gives it \
-            (cached, or fetched from the config's tokenUrl or --token-url; exit 8 if that fails).
+            (cached, or fetched from the config's tokenUrl or --token-url; exit 8 if that fails). \
+            COMMAND never gets the passphrase: the --passphrase-fd descriptor is closed first \
+            (made /dev/null when it is 0, 1 or 2).
             """
     )
 

@@ -8,14 +8,9 @@ import Testing
 struct AtRestTests {
     let oldPhrase = "old passphrase 1234"
 
+    /// Two imports, so the .bak holds something.
     func made(_ box: CLI.Sandbox) -> (pw: String, v: [String]) {
-        let pw = box.write("pw", oldPhrase + "\n")
-        let v = ["--vault", box.vault]
-        for config in [Sample.configA, Sample.configB] {  // two writes: the .bak holds something
-            let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--passphrase-file", pw] + v, stdin: config)
-            #expect(r.status == 0, "\(r.stderr)")
-        }
-        return (pw, v)
+        box.importedVault(phrase: oldPhrase, configs: [Sample.configA, Sample.configB])
     }
 
     /// One line on stderr, and it says `words`.
@@ -112,5 +107,19 @@ struct AtRestTests {
 
         #expect(unlink(lock) == 0)
         #expect(CLI.run(write).status == 0)
+    }
+}
+
+extension CLI.Sandbox {
+    /// The sandbox's vault, made by importing `configs` one after the other under
+    /// `phrase` (kept in the file `pw`); returns that file and the --vault option.
+    func importedVault(phrase: String, configs: [String] = [Sample.configA]) -> (pw: String, v: [String]) {
+        let pw = write("pw", phrase + "\n")
+        let v = ["--vault", vault]
+        for config in configs {
+            let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--passphrase-file", pw] + v, stdin: config)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        return (pw, v)
     }
 }

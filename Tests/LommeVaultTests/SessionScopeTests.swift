@@ -8,13 +8,7 @@ import Testing
 struct SessionScopeTests {
     let phrase = "session passphrase 77"
 
-    func made(_ box: CLI.Sandbox) -> (pw: String, v: [String]) {
-        let pw = box.write("pw", phrase + "\n")
-        let v = ["--vault", box.vault]
-        let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--passphrase-file", pw] + v, stdin: Sample.configA)
-        #expect(r.status == 0, "\(r.stderr)")
-        return (pw, v)
-    }
+    func made(_ box: CLI.Sandbox) -> (pw: String, v: [String]) { box.importedVault(phrase: phrase) }
 
     func session(_ box: CLI.Sandbox) throws -> (id: Keyring.KeyID, payload: Session.Payload) {
         let sealed = try VaultFormat.parse(readFile(box.vault))
