@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import LommeVault
+
+/// A crash prints nothing: the Swift backtracer (which dumps registers and the memory
+/// around them, possibly a secret) is switched off before anything runs.
+@Suite("Crash reports (through the built binary)")
+struct CrashReportTests {
+    @Test func sigsegvWhileWaitingForThePassphrasePrintsNoBacktrace() throws {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "a passphrase long enough\n")
+        let imported = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configB)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // get waits on descriptor 3, a FIFO no one writes to, until the SIGSEGV.
+        let result = CLI.run([], shell: """
+            cd '\(box.path)' && mkfifo fifo
+            "$LV" get clientSecret --vault '\(box.vault)' --passphrase-fd 3 3<>fifo 2>err &
+            pid=$!
+            sleep 1
+            kill -SEGV "$pid"
+            wait "$pid"
+            echo "status=$?"
+            cat err
+            """, timeout: 60)
+        #expect(result.out.hasPrefix("status=139\n"), "\(result.out)")
+        let stderr = result.out.split(separator: "\n", maxSplits: 1).dropFirst().joined()
+        #expect(stderr.isEmpty, "the crash printed: \(stderr.prefix(400))")
+        for word in ["Crash", "crash", "Backtrace", "Thread", "rip", "Segmentation"] {
+            #expect(!stderr.contains(word), "\(word)")
+        }
+    }
+}
