@@ -18,6 +18,8 @@ struct CrashReportTests {
             pid=$!
             sleep 1
             kill -SEGV "$pid"
+            for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+            kill -KILL "$pid" 2>/dev/null  # a backtracer still busy after 5 s
             wait "$pid"
             echo "status=$?"
             cat err
