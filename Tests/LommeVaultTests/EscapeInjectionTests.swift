@@ -78,10 +78,7 @@ struct EscapeInjectionTests {
     /// the tool wrote (pipe-pane) hold no control sequence, and the window keeps its title.
     @Test func getOnATerminalEscapesControls() throws {
         let box = CLI.Sandbox()
-        let pw = box.write("pw", "a passphrase long enough\n")
-        let v = "--vault '\(box.vault)' --passphrase-file '\(pw)'"
-        let imported = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Self.hostileConfig)
-        #expect(imported.status == 0, "\(imported.stderr)")
+        let v = "--vault '\(box.vault)' --passphrase-file '\(box.importedVault(Self.hostileConfig))'"
         let nameFile = box.write("name", Self.hostileName)
         let tty = TmuxSession(box, command: """
             printf 'ready\\n'; while [ ! -e '\(box.path)/go' ]; do sleep 0.1; done
