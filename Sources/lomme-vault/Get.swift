@@ -7,7 +7,8 @@ struct Get: ParsableCommand {
         abstract: "Print one field, the whole config (--json) or shell exports (--env).",
         discussion: """
             The value goes to stdout with nothing else; a newline follows only when stdout is a \
-            terminal (-n: never, --newline: always). Fields: clientId, clientSecret, userId, \
+            terminal (-n: never, --newline: always). To a pipe or file the bytes are exact; on a \
+            terminal control characters are shown escaped (\\x1b), so a value cannot drive it. Fields: clientId, clientSecret, userId, \
             accountNr, and any extra field of the config. Without an unlocked session it asks for the \
             passphrase on the terminal. Exit codes: 3 locked and no prompt possible (or --no-prompt), \
             4 wrong passphrase, 5 vault damaged, 6 no vault or no such field.
@@ -29,14 +30,14 @@ struct Get: ParsableCommand {
         let store = try vault.prepare()
         let config = try VaultReader.config(store, vault.unlockOptions)
         if json {
-            Terminal.output(config.json.text + (newline.wanted ? "\n" : ""))
+            Terminal.data(config.json.text + (newline.wanted ? "\n" : ""))
         } else if env {
-            Terminal.output(ShellExport.lines(config))
+            Terminal.data(ShellExport.lines(config))
         } else if let field {
             guard let value = config.value(of: field) else {
                 throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(VaultReader.fieldNames(config).joined(separator: ", "))")
             }
-            Terminal.output(value + (newline.wanted ? "\n" : ""))
+            Terminal.data(value + (newline.wanted ? "\n" : ""))
         }
     }
 }

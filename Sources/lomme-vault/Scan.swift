@@ -6,7 +6,10 @@ struct Scan: ParsableCommand {
         abstract: "Decode the QR code in each photo and print what it holds.",
         discussion: """
             A config is shown as fields with the client secret and the personal part of the \
-            national id hidden; --raw prints the exact text instead. No vault is needed.
+            national id hidden, also when it fails a rule (any JSON object with a secret-like \
+            field: clientSecret, secret, password, token, apiKey, privateKey, …); --raw prints the \
+            exact text instead (on a terminal with control characters escaped). Text from the \
+            code is shown with control characters escaped (\\x1b). No vault is needed.
             Reads PNG, JPEG (with EXIF orientation), WebP, PGM/PPM and HEIC, sniffed from the \
             bytes. Exit code 2 when a photo holds no QR code or cannot be read.
             """
@@ -34,9 +37,9 @@ struct Scan: ParsableCommand {
                 for decoded in found {
                     if raw {
                         let newline = !noNewline && (Terminal.isTerminal(1) || photos.count > 1 || found.count > 1)
-                        Terminal.output(decoded.text + (newline ? "\n" : ""))
+                        Terminal.data(decoded.text + (newline ? "\n" : ""))
                     } else {
-                        Terminal.output(Self.describe(decoded, photo: photo))
+                        Terminal.show(Self.describe(decoded, photo: TerminalText.line(photo)))
                     }
                 }
             } catch {
@@ -68,7 +71,21 @@ struct Scan: ParsableCommand {
             if let key = try? ReceivingKey(text: text) {
                 return "\(photo): a lomme-vault device key, fingerprint \(key.fingerprint)\n\(key.text)\n"
             }
+            if let fields = SecretFields.summaryLines(text) {
+                let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"
+                return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(photo)`."]).joined(separator: "\n") + "\n"
+            }
             return "\(photo): not a lomme-vault config; the code holds:\n\(text)\n"
+        }
+    }
+
+    /// The rule a secret-holding JSON object fails, for the summary.
+    static func ruleFailed(_ text: String) -> String {
+        do {
+            _ = try Config(jsonBytes: Array(text.utf8))
+            return "no rule failed"
+        } catch {
+            return error.message
         }
     }
 }

@@ -14,7 +14,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let store = try vault.prepare()
         let report = try VaultStatus.read(store)
-        Terminal.output(json ? report.json.text + "\n" : report.lines.joined(separator: "\n") + "\n")
+        Terminal.output(json ? report.json.text + "\n" : report.lines.map(TerminalText.line).joined(separator: "\n") + "\n")
         if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
     }
 }

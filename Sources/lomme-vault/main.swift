@@ -2,6 +2,9 @@ import ArgumentParser
 import Glibc
 import LommeVault
 
+// First of all: no crash reporter that could print memory holding a secret.
+Hardening.disableCrashReporter()
+
 // Errors of our own carry the spec's exit code and one line of text; argument errors
 // go through ArgumentParser, which exits 64 (EX_USAGE) for them.
 do {

@@ -37,8 +37,8 @@ struct TokenTests {
 
     @Test("plain http only to loopback, decided without any connection")
     func urlPolicy() throws {
-        for loopback in ["http://127.0.0.1:8080/token", "http://127.1.2.3/t", "http://localhost/t", "http://LOCALHOST:1/t",
-                         "http://[::1]:8080/token", "http://[::ffff:127.0.0.1]/t", "https://127.0.0.1/t"] {
+        for loopback in ["http://127.0.0.1:8080/token", "http://127.1.2.3/t", "http://localhost/t",
+                         "http://[::1]:8080/token", "https://127.0.0.1/t"] {  // more in TokenURLRuleTests
             let url = try TokenURL(loopback)
             #expect(url.isLoopback, "\(loopback)")
         }
@@ -104,7 +104,7 @@ struct TokenTests {
         }
         let refusals: [(Int, String, String)] = [
             (401, #"{"error":"invalid_client"}"#, "the client secret was refused — ask for a new QR"),
-            (400, #"{"error":"invalid_client","error_description":"bad\nsecret"}"#, "ask for a new QR (E answered invalid_client (badsecret))"),
+            (400, #"{"error":"invalid_client","error_description":"bad\nsecret"}"#, #"ask for a new QR (E answered invalid_client (bad\nsecret))"#),
             (401, "", "the client secret was refused — ask for a new QR (E answered HTTP 401)"),
             (400, #"{"error":"unauthorized_client"}"#, "client-credentials grant"),
             (400, #"{"error":"invalid_scope"}"#, "refused the token request: invalid_scope"),

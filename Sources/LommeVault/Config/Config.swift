@@ -156,7 +156,9 @@ extension Config {
 
 extension Config {
     /// `userId` with the personal part hidden: the birth date stays, the rest is starred.
-    public var maskedUserId: String { String(userId.prefix(6)) + " *****" }
+    public var maskedUserId: String { Config.maskedUserId(userId) }
+
+    public static func maskedUserId(_ userId: String) -> String { String(userId.prefix(6)) + " *****" }
 
     public static func maskedSecret(_ secret: String) -> String { "******** (\(secret.count) characters, hidden)" }
 

@@ -291,10 +291,9 @@ struct JSONParser {
 }
 
 extension JSON {
-    /// A key or value made safe to quote in a one-line message: control characters and
-    /// anything past 40 characters are left out.
+    /// A key or value made safe to quote in a one-line message: anything past 40
+    /// characters left out, control characters escaped visibly (`TerminalText.line`).
     static func printable(_ text: String) -> String {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-        return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
+        TerminalText.line(text.count > 40 ? String(text.prefix(40)) + "…" : text)
     }
 }

@@ -14,6 +14,18 @@ public enum Hardening {
         _ = setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
     }
 
+    /// The signals the Swift runtime's crash reporter (the backtracer) catches, given back
+    /// to the kernel's default action. The backtracer prints registers and the memory
+    /// around them, which can hold a secret; with the default action a crash ends the
+    /// process with nothing printed (and no core file once `apply` has run). The runtime
+    /// reads `SWIFT_BACKTRACE` before `main`, so setting it here would be too late; this
+    /// replaces the handlers it installed instead. Called first thing in `main`.
+    public static func disableCrashReporter() {
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGQUIT] {
+            _ = signal(signalNumber, SIG_DFL)
+        }
+    }
+
     /// Whether core dumps and ptrace by the same user are still allowed (for tests).
     public static var isDumpable: Bool { lomme_get_dumpable() != 0 }
 }

@@ -1,16 +1,34 @@
 import Glibc
 
 /// Messages for people go to stderr, one line each; stdout carries only data.
+///
+/// Whatever reaches a person passes through `TerminalText` (control characters escaped),
+/// so text from a QR code or a server quoted in a message cannot drive the terminal.
 public enum Terminal {
+    /// One line on stderr: every control character in it escaped, a line break too.
     public static func error(_ message: String) {
-        write("lomme-vault: \(message)\n", to: STDERR_FILENO)
+        write("lomme-vault: \(TerminalText.line(message))\n", to: STDERR_FILENO)
     }
 
+    /// A message on stderr: line breaks kept, every other control character escaped.
     public static func info(_ message: String) {
-        write(message + "\n", to: STDERR_FILENO)
+        write(TerminalText.lines(message) + "\n", to: STDERR_FILENO)
     }
 
-    /// Writes the exact bytes of `text` to stdout.
+    /// Text for a person on stdout (`scan`, `status`): line breaks kept, every other
+    /// control character escaped.
+    public static func show(_ text: String) {
+        write(TerminalText.lines(text), to: STDOUT_FILENO)
+    }
+
+    /// A value on stdout (`get`, `scan --raw`): the exact bytes to a pipe or a file; on a
+    /// terminal, control characters escaped as `show` does, so a value cannot drive it.
+    public static func data(_ text: String) {
+        write(isTerminal(STDOUT_FILENO) ? TerminalText.lines(text) : text, to: STDOUT_FILENO)
+    }
+
+    /// Writes the exact bytes of `text` to stdout (text the tool made itself: QR blocks,
+    /// JSON with every control escaped, a token checked to be printable ASCII).
     public static func output(_ text: String) {
         write(text, to: STDOUT_FILENO)
     }

@@ -2,8 +2,8 @@ import CSodium
 import Glibc
 
 /// A token endpoint's URL, checked before any connection: `https://` anywhere, plain
-/// `http://` only to a loopback address (127.0.0.0/8, ::1, localhost), no credentials
-/// inside the URL.
+/// `http://` only to a loopback address written literally (127.0.0.0/8 as a dotted quad,
+/// [::1], or `localhost` exactly), no credentials inside the URL.
 public struct TokenURL: Sendable, Equatable {
     /// The URL exactly as given (what the request goes to and the cache is keyed by).
     public let text: String
@@ -59,6 +59,10 @@ public struct TokenURL: Sendable, Equatable {
             host = authority
         }
         guard !host.isEmpty else { throw refuse("has no host name") }
+        let hostCharacters = authority.hasPrefix("[") ? "0123456789abcdefABCDEF:." : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_"
+        guard host.allSatisfy(hostCharacters.contains) else {
+            throw refuse("has a host with a character a host name cannot hold (\"\(JSON.printable(String(host)))\"); write the host name in punycode, or the address")
+        }
         if let port {
             guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), (1...65535).contains(number) else {
                 throw refuse("has a port that is not a number from 1 to 65535")
@@ -68,25 +72,26 @@ public struct TokenURL: Sendable, Equatable {
         self.host = String(host)
         isLoopback = TokenURL.isLoopback(host: String(host))
         if !isHTTPS && !isLoopback {
-            throw LommeError.failure("refusing plain http:// to \(self.host) (\(source)); use https:// — plain http is allowed only to this machine (127.0.0.0/8, ::1, localhost)")
+            throw LommeError.failure("refusing plain http:// to \(self.host) (\(source)); use https:// — plain http is allowed only to this machine, written as 127.0.0.1 (any 127.x.y.z), [::1] or localhost")
         }
     }
 
-    /// True for `localhost`, an IPv4 literal in 127.0.0.0/8, and `::1` (also as a
-    /// v4-mapped 127.x address). Names that merely resolve to a loopback address are
-    /// not loopback here: the rule is decided without asking DNS.
+    /// True only for a loopback host written so that no resolver is asked and no other
+    /// spelling is guessed at: `localhost` exactly (lower case, no trailing dot — libcurl
+    /// answers it itself), a dotted quad in 127.0.0.0/8 (four decimal parts, no leading
+    /// zeros: not `127.1`, `0x7f.1` or `0.0.0.0`), or `::1` (any spelling of that one
+    /// address; not a v4-mapped `::ffff:127.0.0.1`). `localhost.`, `LOCALHOST`,
+    /// `localhost.example` and names that resolve to 127.0.0.1 are not loopback here.
     public static func isLoopback(host: String) -> Bool {
-        let lower = host.lowercased()
-        if lower == "localhost" || lower == "localhost." { return true }
+        if host == "localhost" { return true }
         var v4 = in_addr()
-        if inet_pton(AF_INET, lower, &v4) == 1 {
+        if inet_pton(AF_INET, host, &v4) == 1 {
             return UInt32(bigEndian: v4.s_addr) >> 24 == 127
         }
         var v6 = in6_addr()
-        if inet_pton(AF_INET6, lower, &v6) == 1 {
+        if inet_pton(AF_INET6, host, &v6) == 1 {
             let bytes = withUnsafeBytes(of: &v6) { Array($0) }
-            if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
-            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127 { return true }
+            return bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1
         }
         return false
     }
