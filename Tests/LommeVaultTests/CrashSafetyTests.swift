@@ -221,6 +221,12 @@ struct CrashSafetyTests {
             }
         }
         #expect(failures == 0)
+        // The counts that make the run mean something: kills landed, some inside the write
+        // phase, and both outcomes (old and new vault) were seen.
+        #expect(killed + completed == iterations || failures > 0)
+        #expect(killed >= iterations / 4, "only \(killed) of \(iterations) commands were killed")
+        #expect(writePhaseKills > 0, "no kill landed inside the write phase")
+        #expect(oldState > 0 && newState > 0, "old \(oldState), new \(newState): one outcome was never seen")
         print("crash safety: \(iterations) iterations (passwd \(Int(passwdTime * 1000)) ms, import \(Int(importTime * 1000)) ms, \(slowKDF) passwd at interactive KDF); killed \(killed) (\(writePhaseKills) of them inside the write phase), finished before the kill \(completed); vault afterwards old \(oldState), new \(newState) (killed after the rename: \(killedNew)); temp files left by killed writers \(straysSeen), all removed by the next write; failures \(failures)")
     }
 
@@ -288,7 +294,7 @@ struct CrashSafetyTests {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
         func text(_ name: String) -> String { (try? String(contentsOfFile: out + "/" + name, encoding: .utf8)) ?? "" }
         let known = Set((0...8).map { Self.config($0) })
-        var gets = 0, wholeValues = 0, cleanErrors = 0, imports = 0, importsStored = 0
+        var gets = 0, wholeValues = 0, cleanErrors = 0, imports = 0, importsStored = 0, passwds = 0
         for name in files where name.hasPrefix("get-") && name.hasSuffix(".status") {
             let base = String(name.dropLast(".status".count))
             let status = text(name).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -306,6 +312,7 @@ struct CrashSafetyTests {
         for name in files where name.hasSuffix(".status") && !name.hasPrefix("get-") {
             for status in text(name).split(separator: "\n") {
                 if name.hasPrefix("import-") { imports += 1; if status == "0" { importsStored += 1 } }
+                if name.hasPrefix("passwd-") { passwds += 1 }
                 // 0 stored; 4 the other passphrase; 1 the passphrase changed while it ran.
                 #expect(["0", "1", "4"].contains(status), "\(name): exit \(status)")
             }
@@ -319,6 +326,8 @@ struct CrashSafetyTests {
             }
         }
         #expect(gets == 36 && importsStored > 0)
+        #expect(imports >= 16 && passwds == 6, "\(imports) imports, \(passwds) passwd ran")
+        #expect(wholeValues > 0, "no get read a whole config during the storm")
 
         let (state, why) = VaultState.read(box.vault, passphrases: Self.passphrases)
         #expect(state != nil, "the vault does not open after the storm: \(why)")

@@ -23,7 +23,7 @@ struct FuzzRegressionTests {
     @Test(arguments: ["png", "jpeg", "webp", "pnm"])
     func pictures(_ target: String) {
         let files = Self.inputs(target)
-        #expect(!files.isEmpty)
+        #expect(files.count > 0, "no \(target) corpus")
         for file in files {
             Self.expect(CLI.run(["scan", file], timeout: 20), in: [0, 2], file)
         }
@@ -32,7 +32,9 @@ struct FuzzRegressionTests {
     @Test func payloads() {
         let box = CLI.Sandbox()
         let pw = box.write("pw", "fuzz regression passphrase\n")
-        for file in Self.inputs("payload") {
+        let files = Self.inputs("payload")
+        #expect(files.count > 0, "no payload corpus")
+        for file in files {
             let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], input: readFile(file), timeout: 20)
             Self.expect(r, in: [0, 7], file)
         }
@@ -41,7 +43,9 @@ struct FuzzRegressionTests {
     @Test func vaults() {
         let box = CLI.Sandbox()
         let pw = box.write("pw", "fuzz regression passphrase\n")
-        for (index, file) in Self.inputs("vault").enumerated() {
+        let files = Self.inputs("vault")
+        #expect(files.count > 0, "no vault corpus")
+        for (index, file) in files.enumerated() {
             let copy = box.path + "/vault-\(index)"
             _ = FileManager.default.createFile(atPath: copy, contents: Data(readFile(file)), attributes: [.posixPermissions: 0o600])
             Self.expect(CLI.run(["get", "--json", "--vault", copy, "--passphrase-file", pw], timeout: 20), in: [4, 5], file)

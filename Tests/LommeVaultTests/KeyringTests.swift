@@ -28,7 +28,9 @@ struct KeyringTests {
         #expect(payload.count == 45)
         // keyctl(1), yet another process, sees it in the user keyring, readable by the user.
         let listed = CLI.run([], shell: "keyctl describe \(id)")
-        #expect(listed.out.contains("lomme-vault:") && listed.out.drop(while: { $0 == " " }).hasPrefix("\(id): alswrv"), "\(listed.out)")
+        // The whole line: possessor and user all, group and other nothing.
+        let owner = String(format: "%5d %5d", getuid(), getgid())
+        #expect(listed.out == "\(id): alswrvalswrv------------ \(owner) user: \(try description(box))\n", "\(listed.out)")
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).out == "client-A")
         #expect(CLI.run(["lock"] + v).status == 0)
         #expect(try Keyring.find(description(box)) == nil)
