@@ -95,7 +95,7 @@ struct PromiseKeyringTests {
     @Test func aStaleCachedTokenIsNeverServed() throws {
         let vault = PromiseVault()
         let url = "http://127.0.0.1:1/token"
-        let name = TokenCache.description(vaultRealPath: VaultStore(path: vault.box.vault).realPath, url: url)
+        let name = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(vault.bytes).header.salt), url: url)
         let now = TokenCache.nowMilliseconds()
         let current = TokenCache.fingerprint(vault.bytes)
         func plant(_ token: String, cacheUntil: UInt64, fingerprint: [UInt8]) throws {
