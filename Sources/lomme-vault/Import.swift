@@ -92,7 +92,8 @@ struct Import: ParsableCommand {
             Terminal.info("This sealed code was imported already; nothing changed.")
             return
         }
-        try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines, question: check.question)
+        try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines, question: check.question,
+                    skipQuestion: check.issuer == .expected || (expectIssuer != nil && check.issuer == .pinned))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.
             guard var current = try contents.deviceIdentity() else { throw LommeError.refused("the vault's device key disappeared; nothing was stored") }
@@ -106,7 +107,7 @@ struct Import: ParsableCommand {
     }
 
     /// Shows what will be stored and what it replaces, and asks unless --yes.
-    func confirm(_ config: Config, replacing old: Config?, notes: [String], question: String = "Store it?") throws {
+    func confirm(_ config: Config, replacing old: Config?, notes: [String], question: String = "Store it?", skipQuestion: Bool = false) throws {
         notes.forEach(Terminal.info)
         Terminal.info("Will store:")
         config.summaryLines.forEach(Terminal.info)
@@ -114,7 +115,7 @@ struct Import: ParsableCommand {
             Terminal.info("Replaces (kept as the previous config):")
             old.summaryLines.forEach(Terminal.info)
         }
-        if !yes {
+        if !yes && !skipQuestion {
             guard !vault.noPrompt, Prompt.isAvailable else {
                 throw LommeError.failure("add --yes to import without a terminal to confirm on")
             }
