@@ -83,7 +83,7 @@ struct SealedAttackTests {
         let box = CLI.Sandbox()
         let child = try Device("child", in: box)
         let crafter = SigningKeyPair.generate()
-        let farYear: UInt64 = 67_767_955_784_620_560  // beyond year 2 billion: tm_year + 1900 overflows
+        let farYear: UInt64 = 67_768_006_275_743_760  // year 2147484600: tm_year fits an Int32, tm_year + 1900 does not
         for (issued, expires) in [(UInt64(1_800_000_000), UInt64(Int64.max)), (farYear, farYear + 3600)] {
             let fields = Envelope.bigEndian(issued) + Envelope.bigEndian(expires) + PublicKeyCrypto.randomBytes(16) + child.key.keyId
             let v1 = [UInt8(1)] + fields + crafter.publicKey + PublicKeyCrypto.randomBytes(120)
