@@ -21,37 +21,33 @@ enum PublicKeyCrypto {
         if result != 0 { fatalError("libsodium \(what) failed") }
     }
 
+    typealias Seeded = (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafePointer<UInt8>) -> Int32
+    typealias Random = (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Int32
+
     /// An X25519 key pair, from a 32-byte seed (fixed keys for test vectors) or at random.
     static func boxKeyPair(seed: [UInt8]? = nil) -> (publicKey: [UInt8], secretKey: SecureBytes) {
-        ready()
-        var publicKey = [UInt8](repeating: 0, count: boxPublicKeySize)
-        let secretKey = SecureBytes(count: boxSecretKeySize)
-        secretKey.withUnsafeMutableBytes { secret in
-            let target = secret.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            if let seed {
-                precondition(seed.count == seedSize)
-                require(crypto_box_seed_keypair(&publicKey, target, seed), "crypto_box_seed_keypair")
-            } else {
-                require(crypto_box_keypair(&publicKey, target), "crypto_box_keypair")
-            }
-        }
-        return (publicKey, secretKey)
+        keyPair(publicSize: boxPublicKeySize, secretSize: boxSecretKeySize, seed: seed, seeded: crypto_box_seed_keypair, random: crypto_box_keypair)
     }
 
     /// An Ed25519 key pair, from a 32-byte seed or at random.
     static func signKeyPair(seed: [UInt8]? = nil) -> (publicKey: [UInt8], secretKey: SecureBytes) {
+        keyPair(publicSize: signPublicKeySize, secretSize: signSecretKeySize, seed: seed, seeded: crypto_sign_seed_keypair, random: crypto_sign_keypair)
+    }
+
+    /// A key pair from libsodium's `seeded` or `random` generator, the secret key made in place in `SecureBytes`.
+    private static func keyPair(publicSize: Int, secretSize: Int, seed: [UInt8]?, seeded: Seeded, random: Random)
+        -> (publicKey: [UInt8], secretKey: SecureBytes)
+    {
         ready()
-        var publicKey = [UInt8](repeating: 0, count: signPublicKeySize)
-        let secretKey = SecureBytes(count: signSecretKeySize)
-        secretKey.withUnsafeMutableBytes { secret in
+        var publicKey = [UInt8](repeating: 0, count: publicSize)
+        let secretKey = SecureBytes(count: secretSize)
+        let result = secretKey.withUnsafeMutableBytes { secret in
             let target = secret.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            if let seed {
-                precondition(seed.count == seedSize)
-                require(crypto_sign_seed_keypair(&publicKey, target, seed), "crypto_sign_seed_keypair")
-            } else {
-                require(crypto_sign_keypair(&publicKey, target), "crypto_sign_keypair")
-            }
+            guard let seed else { return random(&publicKey, target) }
+            precondition(seed.count == seedSize)
+            return seed.withUnsafeBufferPointer { seeded(&publicKey, target, $0.baseAddress!) }
         }
+        require(result, "key generation")
         return (publicKey, secretKey)
     }
 
