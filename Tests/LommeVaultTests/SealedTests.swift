@@ -87,6 +87,22 @@ struct SealedTests {
         #expect(PublicKeyCrypto.seal([1, 2, 3], to: [UInt8](repeating: 0, count: 32)) == nil, "crypto_box_seal's refusal is seen")
     }
 
+    @Test func deviceSecretKeysLiveInSecureBytesAndRoundTripThroughTheVaultsHex() throws {
+        let identity = DeviceIdentity.generate()
+        let boxSecret: SecureBytes = identity.receiving.secretKey  // sodium_malloc'ed, not an array
+        let signSecret: SecureBytes = identity.signing.secretKey
+        let again = try #require(try DeviceIdentity(json: identity.json))
+        #expect(again.receiving.secretKey.isEqual(to: boxSecret) && again.signing.secretKey.isEqual(to: signSecret))
+        #expect(again.receiving.publicKey == identity.receiving.publicKey && again.signing.publicKey == identity.signing.publicKey)
+        let hex = SecretHex.encode(boxSecret)
+        #expect(hex.count == 64 && SecretHex.decode(hex, count: 32)?.isEqual(to: boxSecret) == true)
+        for bad in [String(hex.dropLast()), String(hex.dropLast(2)), "zz" + hex.dropFirst(2), hex + "00"] {
+            #expect(SecretHex.decode(bad, count: 32) == nil, "\(bad.count) characters")
+        }
+        // A receiving secret key that does not belong to its public key is refused.
+        #expect(ReceivingKeyPair(publicKey: ReceivingKeyPair.generate().publicKey.bytes, secretKey: boxSecret) == nil)
+    }
+
     /// Points of order 1, 2, 4 and 8 on Curve25519 and non-canonical encodings of them
     /// (the list libsodium and the X25519 papers give).
     static let lowOrderPoints = [
