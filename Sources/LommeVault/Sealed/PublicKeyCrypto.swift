@@ -15,12 +15,6 @@ enum PublicKeyCrypto {
 
     static func randomBytes(_ count: Int) -> [UInt8] { Sodium.randomBytes(count) }
 
-    /// Stops the tool when libsodium reports failure where none is possible with valid
-    /// sizes (key generation): nothing half-made may be used.
-    static func require(_ result: Int32, _ what: String) {
-        if result != 0 { fatalError("libsodium \(what) failed") }
-    }
-
     typealias Seeded = (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafePointer<UInt8>) -> Int32
     typealias Random = (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Int32
 
@@ -47,7 +41,7 @@ enum PublicKeyCrypto {
             precondition(seed.count == seedSize)
             return seed.withUnsafeBufferPointer { seeded(&publicKey, target, $0.baseAddress!) }
         }
-        require(result, "key generation")
+        Sodium.require(result, "key generation")
         return (publicKey, secretKey)
     }
 
@@ -107,7 +101,7 @@ enum PublicKeyCrypto {
         let result = secretKey.withUnsafeBytes { secret in
             crypto_sign_detached(&signature, nil, message, UInt64(message.count), secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
-        require(result, "crypto_sign_detached")
+        Sodium.require(result, "crypto_sign_detached")
         return signature
     }
 
