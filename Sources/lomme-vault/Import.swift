@@ -10,6 +10,11 @@ struct Import: ParsableCommand {
             Shows what will be stored (secret and personal number hidden) and what it replaces, \
             then asks on the terminal unless --yes. Creates the vault first when there is none \
             (asking for a new passphrase twice). The replaced config is kept for one step of rollback.
+
+            A sealed code shows its issuer's fingerprint; the first one is pinned after the \
+            question whether it is the one the parent's `issue` printed (none with \
+            --expect-issuer, which refuses any other issuer). Once an issuer is pinned, a plain \
+            code is refused unless --allow-plain (--yes alone never overrides it).
             """
     )
 
