@@ -15,9 +15,10 @@ struct Issue: ParsableCommand {
             lomme-vault's own scanner and compared with the payload.
 
             With --to KEY or --to-image PHOTO the code is sealed: the config is encrypted to the \
-            child's device key (from `lomme-vault key` on the child's device) and signed with this \
-            machine's own vault key, and it expires (--expires, default 24h). Only that device can \
-            open it, and the child's device pins the issuer on first use. Sealing needs a vault of \
+            child's device key (from `lomme-vault key` on the child's device) and signed, inside the \
+            encryption, with this machine's own vault key, and it expires (--expires, default 24h). \
+            Only that device can open it or learn who issued it. The issuer fingerprint is printed \
+            under the code: the child's device shows it on import and pins it on first use. Sealing needs a vault of \
             your own (`lomme-vault init`) for the signing key.
 
             Without --to the code is plain, the original app's JSON: it holds the client secret and \
@@ -71,7 +72,7 @@ struct Issue: ParsableCommand {
         let now = Int64(time(nil))
         let lifetime = Int64(DurationText.parse(expires)!)
         if let recipient, let issuer {
-            payload = Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: lifetime)
+            payload = try Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: lifetime)
         } else {
             payload = PlainPayload.encode(config)
         }
@@ -89,7 +90,8 @@ struct Issue: ParsableCommand {
             lines.append("Sealed to \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
             lines += config.summaryLines
             lines.append("")
-            lines.append("Only that device can open it. On first import it pins your issuer fingerprint \(issuer.fingerprint); tell the child to check it.")
+            lines.append("Issuer fingerprint: \(issuer.fingerprint)")
+            lines.append("Only that device can open it, and only it sees who issued it. On first import the child's device shows the issuer fingerprint and pins it: tell the child to compare it with the one above (or to import with --expect-issuer \(issuer.fingerprint)).")
         } else {
             lines.append("Plain config (\(shape)):")
             lines += config.summaryLines

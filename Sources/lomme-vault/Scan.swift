@@ -59,7 +59,6 @@ struct Scan: ParsableCommand {
         case .sealed(let envelope?, _):
             return """
                 \(photo): sealed lomme-vault code (the config inside is encrypted to one device)
-                  issuer   \(envelope.issuerFingerprint)
                   issued   \(VaultContents.timestamp(Int(envelope.issued)))
                   expires  \(VaultContents.timestamp(Int(envelope.expires)))
                 Import it on the device it was issued to: lomme-vault import \(photo)

@@ -20,7 +20,7 @@ struct FuzzRegressionTests {
         #expect(codes.contains(r.status), "\(what): exit \(r.status): \(r.stderr)")
     }
 
-    @Test(arguments: ["png", "jpeg", "webp", "pnm"])
+    @Test(arguments: ["png", "jpeg", "webp", "pnm", "heic"])
     func pictures(_ target: String) {
         let files = Self.inputs(target)
         #expect(files.count > 0, "no \(target) corpus")
@@ -37,6 +37,32 @@ struct FuzzRegressionTests {
         for file in files {
             let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], input: readFile(file), timeout: 20)
             Self.expect(r, in: [0, 7], file)
+        }
+    }
+
+    /// The heic fuzzer's first find: a file whose header declares another size than its
+    /// picture has. The scan sizes its passes from the declared size, so it is damaged (exit 2).
+    @Test func heicWhoseDeclaredSizeIsNotItsPictureIsDamaged() {
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/declared-41x15145-decodes-41x41.heic"], timeout: 20)
+        #expect(r.status == 2 && r.stderr.contains("declares 41×15145"), "\(r.status): \(r.stderr)")
+    }
+
+    /// Sealed codes (the text after the target's mode byte 0) into a vault they were not
+    /// sealed to, and device keys to `issue --to`: refusals with the spec's exit codes.
+    @Test func sealedCodesAndDeviceKeys() throws {
+        let box = CLI.Sandbox()
+        let child = try SealedFlowTests.Device("child", in: box)
+        let codes = Self.inputs("sealed").map(readFile).filter { $0.first == 0 }
+        #expect(codes.count >= 3)
+        for code in codes {
+            Self.expect(child.run(["import", "--stdin", "--yes"], stdin: String(decoding: code.dropFirst(), as: UTF8.self)), in: [7], "a sealed code")
+        }
+        let keys = Self.inputs("bech32")
+        #expect(keys.count >= 3)
+        let json = box.write("config.json", PlainPayload.encode(SealedFlowTests.config))
+        for file in keys {
+            let text = String(decoding: readFile(file), as: UTF8.self)
+            Self.expect(CLI.run(["issue", "--from", json, "--to", text, "--vault", box.path + "/none/vault"], timeout: 20), in: [6, 64], file)
         }
     }
 

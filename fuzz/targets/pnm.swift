@@ -5,11 +5,6 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-    let declared = try? PNMCodec.size(bytes, name: "fuzz.pgm")
-    if let image = try? PNMCodec.decode(bytes, name: "fuzz.pgm") {
-        precondition(image.width > 0 && image.height > 0 && image.pixels.count == image.width * image.height)
-        precondition(image.width * image.height <= ImageLimits.maxPixels)
-        if let declared { precondition(declared.width == image.width && declared.height == image.height, "size() and decode() disagree") }
-    }
+    checkImageLoader(bytes, size: { try PNMCodec.size($0, name: "fuzz.pgm") }, decode: { try PNMCodec.decode($0, name: "fuzz.pgm") })
     return 0
 }

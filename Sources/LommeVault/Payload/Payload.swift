@@ -2,7 +2,7 @@
 public enum Payload: Sendable {
     /// A plain config (the original app's JSON). `problem` is set when a rule fails.
     case plain(Config, problem: LommeError?)
-    /// A sealed envelope (`LV1:…`); opening it needs the receiving device's key.
+    /// A sealed envelope (`LV2:…`); opening it needs the receiving device's key.
     case sealed(Envelope?, problem: LommeError?)
     /// Anything else: some other QR code.
     case other(String)

@@ -28,7 +28,7 @@ enum HEIFCodec {
     }
 
     static func decode(_ bytes: [UInt8], name: String) throws(LommeError) -> GrayImage {
-        try withPrimaryImage(bytes, name: name) { handle, _, _ throws(LommeError) in
+        try withPrimaryImage(bytes, name: name) { handle, declaredWidth, declaredHeight throws(LommeError) in
             let alpha = heif_image_handle_has_alpha_channel(handle) != 0
             let premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
             let options = heif_decoding_options_alloc()
@@ -42,6 +42,12 @@ enum HEIFCodec {
             let width = Int(heif_image_get_width(image, heif_channel_interleaved))
             let height = Int(heif_image_get_height(image, heif_channel_interleaved))
             try ImageLimits.check(width: width, height: height, name: name)
+            // A file whose picture is not the size its header declares is damaged (the scan
+            // sizes its passes from the declared size).
+            guard width == declaredWidth, height == declaredHeight else {
+                throw ImageLimits.damaged(name: name, library: "libheif",
+                                          detail: "the picture is \(width)×\(height) but the file declares \(declaredWidth)×\(declaredHeight)")
+            }
             var stride: Int32 = 0
             guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
                   Int(stride) >= width * (alpha ? 4 : 3) else {

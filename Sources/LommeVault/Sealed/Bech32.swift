@@ -26,8 +26,10 @@ public enum Bech32 {
         var bits = 0
         var output: [UInt8] = []
         let mask = (1 << to) - 1
+        // Only the bits not yet emitted are kept, so the accumulator stays small however long the input.
+        let keep = (1 << (from + to - 1)) - 1
         for value in input {
-            accumulator = accumulator << from | Int(value)
+            accumulator = (accumulator << from | Int(value)) & keep
             bits += from
             while bits >= to {
                 bits -= to

@@ -30,14 +30,14 @@ public struct DeviceIdentity: Sendable {
         func damaged(_ what: String) -> LommeError {
             LommeError(.damaged, "the vault's device keys are not understood (\(what)); restore the .bak")
         }
-        func pair(_ name: String) throws(LommeError) -> ([UInt8], [UInt8]) {
+        func pair(_ name: String, secretSize: Int) throws(LommeError) -> ([UInt8], SecureBytes) {
             guard let section = json[name], let publicHex = section["public"]?.stringValue, let secretHex = section["secret"]?.stringValue,
-                let publicKey = Sodium.unhex(publicHex), let secretKey = Sodium.unhex(secretHex)
+                let publicKey = Sodium.unhex(publicHex), let secretKey = SecretHex.decode(secretHex, count: secretSize)
             else { throw damaged(name) }
             return (publicKey, secretKey)
         }
-        let (boxPublic, boxSecret) = try pair("receiving")
-        let (signPublic, signSecret) = try pair("signing")
+        let (boxPublic, boxSecret) = try pair("receiving", secretSize: PublicKeyCrypto.boxSecretKeySize)
+        let (signPublic, signSecret) = try pair("signing", secretSize: PublicKeyCrypto.signSecretKeySize)
         guard let receiving = ReceivingKeyPair(publicKey: boxPublic, secretKey: boxSecret) else { throw damaged("receiving") }
         guard let signing = SigningKeyPair(publicKey: signPublic, secretKey: signSecret) else { throw damaged("signing") }
         self.init(receiving: receiving, signing: signing)
@@ -60,11 +60,11 @@ public struct DeviceIdentity: Sendable {
         var members = [
             JSON.Member("receiving", .object([
                 JSON.Member("public", .string(Sodium.hex(receiving.publicKey.bytes))),
-                JSON.Member("secret", .string(Sodium.hex(receiving.secretKey))),
+                JSON.Member("secret", .string(SecretHex.encode(receiving.secretKey))),
             ])),
             JSON.Member("signing", .object([
                 JSON.Member("public", .string(Sodium.hex(signing.publicKey))),
-                JSON.Member("secret", .string(Sodium.hex(signing.secretKey))),
+                JSON.Member("secret", .string(SecretHex.encode(signing.secretKey))),
             ])),
         ]
         if let pinnedIssuer {

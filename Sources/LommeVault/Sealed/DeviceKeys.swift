@@ -10,6 +10,7 @@ public struct ReceivingKey: Sendable, Equatable {
     }
 
     /// Parses the text `lomme-vault key` prints (either case; spaces around are ignored).
+    /// A key no one can receive with (all zeros, a low-order point) is refused: exit 64.
     public init(text: String) throws(LommeError) {
         let trimmed = text.trimmingASCIIWhitespace()
         guard let data = Bech32.decode(trimmed, prefix: ReceivingKey.textPrefix), let key = ReceivingKey(bytes: data) else {
@@ -18,18 +19,26 @@ public struct ReceivingKey: Sendable, Equatable {
             }
             throw LommeError.usage("that is not a device key; it starts with lvk1 — run 'lomme-vault key' on the child's device")
         }
+        guard PublicKeyCrypto.isUsableBoxKey(key.bytes) else { throw LommeError.usage(ReceivingKey.unusableMessage) }
         self = key
     }
 
+    static let unusableMessage =
+        "the device key is not a usable X25519 key (all zeros or a low-order point, which would give a code anyone can read or no one can open); copy the key again from 'lomme-vault key' on the child's device"
+
     /// The key in a photo of the QR code `lomme-vault key` shows.
     public init(photo: String) throws(LommeError) {
-        let found = try Scanner.scan(path: photo) { (try? ReceivingKey(text: $0.text)) != nil }
+        let found = try Scanner.scan(path: photo) { Bech32.decode($0.text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix) != nil }
+        var unusable: LommeError?
         for decoded in found {
-            if let key = try? ReceivingKey(text: decoded.text) {
-                self = key
+            do throws(LommeError) {
+                self = try ReceivingKey(text: decoded.text)
                 return
-            }
+            } catch where error.message == ReceivingKey.unusableMessage {
+                unusable = error
+            } catch {}
         }
+        if let unusable { throw unusable }
         throw LommeError.refused("the QR code in \(photo) is not a lomme-vault device key; photograph the code `lomme-vault key` shows on the child's device")
     }
 
@@ -63,6 +72,11 @@ public enum Fingerprint {
         return stride(from: 0, to: 16, by: 4).map { start in
             String(text.dropFirst(start).prefix(4))
         }.joined(separator: "-")
+    }
+
+    /// A fingerprint as typed, for comparing: capitals, without dashes or spaces.
+    public static func normalized(_ text: String) -> String {
+        String(text.uppercased().unicodeScalars.filter { $0 != "-" && $0 != " " })
     }
 }
 

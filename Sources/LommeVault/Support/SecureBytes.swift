@@ -84,6 +84,12 @@ public enum Sodium {
         ready = true
     }
 
+    /// Stops the tool when libsodium reports failure where none is possible with valid
+    /// sizes (key derivation, hashing, encryption): nothing half-made may be used.
+    static func require(_ result: Int32, _ what: String) {
+        if result != 0 { fatalError("libsodium \(what) failed") }
+    }
+
     public static func randomBytes(_ count: Int) -> [UInt8] {
         initialize()
         var bytes = [UInt8](repeating: 0, count: count)
@@ -96,12 +102,12 @@ public enum Sodium {
         initialize()
         var output = [UInt8](repeating: 0, count: length)
         if let key {
-            key.withUnsafeBytes { keyBuffer in
-                _ = crypto_generichash(&output, length, input, UInt64(input.count),
-                                       keyBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBuffer.count)
-            }
+            require(key.withUnsafeBytes { keyBuffer in
+                crypto_generichash(&output, length, input, UInt64(input.count),
+                                   keyBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBuffer.count)
+            }, "crypto_generichash")
         } else {
-            _ = crypto_generichash(&output, length, input, UInt64(input.count), nil, 0)
+            require(crypto_generichash(&output, length, input, UInt64(input.count), nil, 0), "crypto_generichash")
         }
         return output
     }

@@ -9,6 +9,8 @@ public struct VaultContents: Sendable, Equatable {
     public var updated: String
     public var previous: Previous?
     public var device: JSON
+    /// Where `config` came from; nil when a version before this was recorded stored it.
+    public var source: ConfigSource?
     /// Keys this version does not know, in their order.
     public var unknown: [JSON.Member]
 
@@ -27,12 +29,13 @@ public struct VaultContents: Sendable, Equatable {
         unknown = []
     }
 
-    /// Stores `config`, keeping the one it replaces as `previous`.
-    public mutating func store(_ config: Config, now: String = VaultContents.timestamp()) {
+    /// Stores `config` from `source`, keeping the one it replaces as `previous`.
+    public mutating func store(_ config: Config, source: ConfigSource? = nil, now: String = VaultContents.timestamp()) {
         if let old = self.config {
             previous = Previous(config: old, updated: updated, replaced: now)
         }
         self.config = config
+        self.source = source
         updated = now
     }
 
@@ -51,6 +54,7 @@ public struct VaultContents: Sendable, Equatable {
             ])))
         }
         members.append(JSON.Member("device", device))
+        if let source { members.append(JSON.Member(ConfigSource.key, source.json)) }
         return .object(members + unknown)
     }
 
@@ -100,14 +104,19 @@ public struct VaultContents: Sendable, Equatable {
             previous = nil
         }
         device = json["device"] ?? .object([])
-        unknown = members.filter { !VaultContents.known.contains($0.key) }
+        // A source this version does not understand is kept as it is, like any unknown key.
+        let source = json[ConfigSource.key].flatMap(ConfigSource.init(json:))
+        self.source = source
+        unknown = members.filter { !VaultContents.known.contains($0.key) && !($0.key == ConfigSource.key && source != nil) }
     }
 
-    /// Now, as RFC 3339 UTC (`2025-01-31T12:00:00Z`).
+    /// Now, as RFC 3339 UTC (`2025-01-31T12:00:00Z`). A time outside years 0…9999
+    /// (possible only from a damaged or hostile field) is shown as such, never computed.
     public static func timestamp(_ seconds: Int = Int(time(nil))) -> String {
+        guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return "(a time outside years 0-9999)" }
         var value = time_t(seconds)
         var parts = tm()
-        gmtime_r(&value, &parts)
+        guard gmtime_r(&value, &parts) != nil else { return "(a time that cannot be shown)" }
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }

@@ -78,12 +78,12 @@ public enum VaultFormat {
         Sodium.initialize()
         func derive(_ id: UInt64) -> SecureBytes {
             let key = SecureBytes(count: 32)
-            key.withUnsafeMutableBytes { output in
+            Sodium.require(key.withUnsafeMutableBytes { output in
                 master.withUnsafeBytes { masterBuffer in
-                    _ = crypto_kdf_derive_from_key(output.baseAddress!.assumingMemoryBound(to: UInt8.self), 32, id,
-                                                   kdfContext, masterBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                    crypto_kdf_derive_from_key(output.baseAddress!.assumingMemoryBound(to: UInt8.self), 32, id,
+                                               kdfContext, masterBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
                 }
-            }
+            }, "crypto_kdf_derive_from_key")
             return key
         }
         return (derive(1), derive(2))
@@ -111,15 +111,15 @@ public enum VaultFormat {
         let associated = out
         var body = [UInt8](repeating: 0, count: plaintext.count + tagLength)
         var bodyLength: UInt64 = 0
-        plaintext.withUnsafeBytes { message in
+        Sodium.require(plaintext.withUnsafeBytes { message in
             keys.aead.withUnsafeBytes { key in
-                _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                crypto_aead_xchacha20poly1305_ietf_encrypt(
                     &body, &bodyLength,
                     message.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
                     associated, UInt64(associated.count), nil, header.nonce,
                     key.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
-        }
+        }, "crypto_aead_xchacha20poly1305_ietf_encrypt")
         return out + body
     }
 

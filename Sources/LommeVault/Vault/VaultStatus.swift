@@ -18,6 +18,8 @@ public struct VaultStatus: Sendable {
     public var receivingKey: String?
     public var signingKey: String?
     public var pinnedIssuer: String?
+    /// Where the stored config came from (nil: not recorded, or no config).
+    public var source: ConfigSource?
 
     public static func read(_ store: VaultStore) throws(LommeError) -> VaultStatus {
         var status = VaultStatus(path: store.path, exists: store.exists)
@@ -39,6 +41,7 @@ public struct VaultStatus: Sendable {
             status.created = contents.created
             status.updated = contents.updated
             status.hasPrevious = contents.previous != nil
+            status.source = contents.source
             if let identity = try contents.deviceIdentity() {
                 status.receivingKey = identity.receiving.publicKey.fingerprint
                 status.signingKey = identity.signing.fingerprint
@@ -63,6 +66,9 @@ public struct VaultStatus: Sendable {
         }
         if let fields { out.append("fields:   " + (fields.isEmpty ? "(no config imported yet)" : fields.joined(separator: ", "))) }
         else if exists { out.append("fields:   (unlock to list them)") }
+        if let fields, !fields.isEmpty {
+            out.append("source:   " + (source?.description ?? "not recorded (stored by an older lomme-vault)"))
+        }
         if let created { out.append("created:  \(created)") }
         if let updated { out.append("updated:  \(updated)\(hasPrevious ? " (the previous config is kept)" : "")") }
         if let receivingKey, let signingKey {
@@ -95,6 +101,7 @@ public struct VaultStatus: Sendable {
         if let created { members.append(JSON.Member("created", .string(created))) }
         if let updated { members.append(JSON.Member("updated", .string(updated))) }
         if unlocked { members.append(JSON.Member("previous", .bool(hasPrevious))) }
+        if let fields, !fields.isEmpty { members.append(JSON.Member("source", source?.statusJSON ?? .null)) }
         if let receivingKey { members.append(JSON.Member("receivingKey", .string(receivingKey))) }
         if let signingKey { members.append(JSON.Member("signingKey", .string(signingKey))) }
         if let pinnedIssuer { members.append(JSON.Member("pinnedIssuer", .string(pinnedIssuer))) }
