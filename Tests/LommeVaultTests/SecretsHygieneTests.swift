@@ -97,6 +97,9 @@ struct SecretsHygieneTests {
         run("get after passwd", ["get", "clientSecret", "--passphrase-file", pw2])
         // The passphrase from a file descriptor, as a script would give it.
         run("get --passphrase-fd", [pw2], shell: #"exec 3<"$1"; "$LV" get clientId --passphrase-fd 3"#)
+        // One process that surely lives long enough to be sampled, however loaded the
+        // machine: it waits a second for its passphrase on standard input.
+        run("get, passphrase a second late", [pw2], shell: #"(sleep 1; cat "$1") | "$LV" get clientId --passphrase-fd 0"#)
         let (samples, seen, inArgv) = watcher.stop()
 
         #expect(samples >= 3 && seen > 0, "the argv watcher hardly ran (\(samples) samples, saw lomme-vault \(seen) times)")
