@@ -49,7 +49,7 @@ let package = Package(
         // Pictures: GrayImage, the codecs, EXIF, the loader and its limits.
         .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CJPEG", "CJPEGGlue", "CWebP", "CHeif"]),
         // Finding and reading QR codes in a picture.
-        .target(name: "LommeScan", dependencies: ["LommeImages", "CZbar"]),
+        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar"]),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
         .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "CQRencode", "CPNG"]),
         // Storage, keyring, sessions, passphrases, tokens.
@@ -65,13 +65,13 @@ let package = Package(
         // Benchmark driver for bench/scan (decode rate and time per picture); not installed.
         .executableTarget(name: "lomme-bench", dependencies: ["LommeScan", "LommeImages"]),
 
-        // Helpers shared by the test targets: the package root, reading a fixture.
-        .target(name: "LommeTestSupport", path: "Tests/LommeTestSupport"),
+        // Helpers shared by the test targets: the package root, fixtures, a sample config.
+        .target(name: "LommeTestSupport", dependencies: ["LommeCore"], path: "Tests/LommeTestSupport"),
         .testTarget(name: "LommeCoreTests", dependencies: ["LommeCore", "LommeTestSupport"]),
-        .testTarget(name: "LommeImagesTests", dependencies: ["LommeImages", "LommeTestSupport"]),
-        .testTarget(name: "LommeScanTests", dependencies: ["LommeScan", "LommeTestSupport"]),
-        .testTarget(name: "LommeQRTests", dependencies: ["LommeQR", "LommeTestSupport"]),
-        .testTarget(name: "LommeVaultKitTests", dependencies: ["LommeVaultKit", "LommeTestSupport"]),
+        .testTarget(name: "LommeImagesTests", dependencies: ["LommeImages", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeScanTests", dependencies: ["LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeQRTests", dependencies: ["LommeQR", "LommeScan", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeVaultKitTests", dependencies: ["LommeVaultKit", "LommeCore", "LommeTestSupport"]),
         // Tests that drive the built binary as a user would (and check the files it leaves).
         .testTarget(
             name: "LommeVaultCLITests",

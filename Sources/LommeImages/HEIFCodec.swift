@@ -1,4 +1,5 @@
 import CHeif
+import LommeCore
 
 /// HEIC/HEIF photos (iPhone's default) through libheif, which applies the file's own
 /// rotation and mirroring (irot/imir boxes), so the result is upright. Only the primary

@@ -1,3 +1,5 @@
+import LommeCore
+
 /// What `ImageLoader` refuses before it allocates anything, and the one-line messages
 /// every decoder uses, so that all formats fail in the same words.
 package enum ImageLimits {
@@ -31,7 +33,7 @@ package enum ImageLimits {
     }
 
     /// A file name as it goes into a message: one line, whatever the name holds.
-    static func display(_ name: String) -> String {
+    package static func display(_ name: String) -> String {
         let line = oneLine(name)
         return line.isEmpty ? "the picture" : line
     }

@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Reads a picture file into an 8-bit grey image, whatever its format.
 ///
@@ -105,7 +106,7 @@ package enum ImageLoader {
     ///
     /// Opened non-blocking so a FIFO with no writer cannot hang the open; reads stop at the
     /// size limit, so an endless device such as /dev/zero cannot hang the read either.
-    static func read(path: String) throws(LommeError) -> [UInt8] {
+    package static func read(path: String) throws(LommeError) -> [UInt8] {
         let display = ImageLimits.display(path)
         func failure(_ code: Int32) -> LommeError {
             .image("cannot read \(display): \(String(cString: strerror(code)))")

@@ -1,4 +1,5 @@
 import CJPEGGlue
+import LommeCore
 
 /// JPEG through libjpeg(-turbo), by way of the setjmp glue in CLommeGlue.
 package enum JPEGCodec {

@@ -1,4 +1,5 @@
 import CPNG
+import LommeCore
 
 /// PNG through libpng's simplified `png_image_*` API, which reports errors in the
 /// struct instead of longjmp-ing, so no C glue is needed.

@@ -1,3 +1,5 @@
+import LommeCore
+
 /// Netpbm grey and colour pictures: PGM (P2 plain, P5 raw) and PPM (P3 plain, P6 raw),
 /// with `#` comments in the header and any maxval from 1 to 65535 (two bytes a sample,
 /// big-endian, above 255). Only the first picture of a multi-picture file is read.

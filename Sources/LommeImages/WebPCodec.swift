@@ -1,4 +1,5 @@
 import CWebP
+import LommeCore
 
 /// WebP (lossy, lossless, with or without alpha) through libwebp. Animated WebP is refused.
 package enum WebPCodec {

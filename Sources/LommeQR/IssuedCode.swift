@@ -1,4 +1,5 @@
-import Glibc
+import LommeCore
+import LommeImages
 
 /// A payload made into a QR code and checked: what `issue` (and later `key`) shows.
 package struct IssuedCode: Sendable {
@@ -35,11 +36,5 @@ package struct IssuedCode: Sendable {
             return Array(QRRender.svg(matrix).utf8)
         }
         throw LommeError.usage("--output must end in .png or .svg: \(path)")
-    }
-
-    /// Writes `bytes` to `path` whole (temp file and rename). `mode` 0600 for codes that
-    /// carry a secret.
-    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(LommeError) {
-        try FileIO.replace(path, with: bytes, mode: mode)
     }
 }

@@ -1,4 +1,5 @@
 import CQRencode
+import LommeCore
 
 /// A QR code as modules: `size` × `size`, true for dark.
 package struct QRMatrix: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import LommeImages
+
 /// Draws a QR matrix for people and cameras: in a terminal, as pixels, or as SVG.
 /// Every drawing has a quiet zone of four light modules around the code.
 package enum QRRender {

@@ -1,3 +1,7 @@
+import LommeCore
+import LommeImages
+import LommeScan
+
 /// The check `issue` makes before it shows anything: the drawing, read back by our own
 /// scanner, must give exactly the payload.
 package enum QRVerify {

@@ -1,3 +1,5 @@
+import LommeImages
+
 /// Finding a code's bottom-right alignment pattern (a dark module in a light ring in a
 /// dark ring, 5×5 modules, centred 6.5 modules in from the bottom-right corner in
 /// versions 2 and up): the fourth point a perspective map needs besides the three finders.

@@ -1,3 +1,5 @@
+import LommeImages
+
 /// Black-and-white versions of a picture. zbar finds finder patterns by edges along
 /// scan lines; a clean two-level picture survives blur, glare and uneven light that
 /// defeat its own edge detector.
@@ -8,7 +10,7 @@ extension GrayImage {
     }
 
     /// Otsu's global threshold: the level that best splits the histogram in two classes.
-    func otsuThreshold() -> UInt8 {
+    package func otsuThreshold() -> UInt8 {
         var histogram = [Int](repeating: 0, count: 256)
         for p in pixels { histogram[Int(p)] += 1 }
         let total = Double(pixels.count)
@@ -30,12 +32,12 @@ extension GrayImage {
     }
 
     /// Global Otsu binarisation: good for even light, fast.
-    func otsuBinarized() -> GrayImage { thresholded(at: otsuThreshold()) }
+    package func otsuBinarized() -> GrayImage { thresholded(at: otsuThreshold()) }
 
     /// Adaptive mean binarisation: black where a pixel is darker than the mean of the
     /// window around it less `offset`. Copes with uneven light; flat areas whose
     /// window holds no contrast go white, so noise in blank areas does not make specks.
-    func adaptiveBinarized(radius: Int, offset: Int = 3, minContrast: Int = 3) -> GrayImage {
+    package func adaptiveBinarized(radius: Int, offset: Int = 3, minContrast: Int = 3) -> GrayImage {
         let stats = LocalStats(self, radius: radius, deviation: true)
         let mean = stats.mean, deviation = stats.deviation!
         var output = [UInt8](repeating: 255, count: pixels.count)
@@ -52,7 +54,7 @@ extension GrayImage {
     /// Sauvola's binarisation: threshold = mean · (1 + k · (deviation / R − 1)), which pulls
     /// the threshold down in flat areas (for paper in bad light). R is the largest deviation
     /// in the picture rather than Sauvola's fixed 128, so low-contrast photos work too.
-    func sauvolaBinarized(radius: Int, k: Double = 0.2) -> GrayImage {
+    package func sauvolaBinarized(radius: Int, k: Double = 0.2) -> GrayImage {
         let stats = LocalStats(self, radius: radius, deviation: true)
         let mean = stats.mean, deviation = stats.deviation!
         let range = Double(max(16, deviation.max() ?? 0))

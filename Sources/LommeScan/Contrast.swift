@@ -1,14 +1,16 @@
+import LommeImages
+
 /// Tone changes that keep the grey levels: stretching, local normalisation, inversion.
 extension GrayImage {
     /// Light and dark swapped: light-on-dark codes (phone screens in dark mode,
     /// terminals) become the dark-on-light codes zbar looks for.
-    func inverted() -> GrayImage {
+    package func inverted() -> GrayImage {
         GrayImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
     }
 
     /// A linear stretch of the levels between the 1st and 99th percentile to the full
     /// range: for washed-out, low-contrast photos.
-    func stretched() -> GrayImage {
+    package func stretched() -> GrayImage {
         var histogram = [Int](repeating: 0, count: 256)
         for p in pixels { histogram[Int(p)] += 1 }
         let cut = pixels.count / 100
@@ -24,7 +26,7 @@ extension GrayImage {
     /// Local contrast normalisation: each pixel as its distance from the window's mean in
     /// units of the window's spread. Evens out shadows and glare while keeping the grey
     /// ramps that zbar's edge detector likes better than hard steps.
-    func locallyNormalized(radius: Int) -> GrayImage {
+    package func locallyNormalized(radius: Int) -> GrayImage {
         let stats = LocalStats(self, radius: radius, deviation: true)
         let mean = stats.mean, deviation = stats.deviation!
         var output = [UInt8](repeating: 0, count: pixels.count)

@@ -1,4 +1,5 @@
 import Glibc
+import LommeImages
 
 /// Where a code probably is, from three of its finder patterns: which one is the top-left
 /// corner, which the top-right and bottom-left (so the code's orientation), and how many

@@ -1,3 +1,5 @@
+import LommeImages
+
 /// The grid-sampler pass: finder patterns in the binarised working view, grouped into
 /// triples; for each, the code re-drawn clean through the likeliest perspective maps
 /// (`GridSampler.maps`) at the likeliest sizes, each handed to zbar until one decodes.

@@ -1,3 +1,5 @@
+import LommeImages
+
 /// Reading a code module by module through a perspective map and drawing it again
 /// clean, square, 3 pixels a module with a quiet zone, for zbar to decode: a photo taken
 /// at an angle, blurred or unevenly lit becomes a picture zbar reads easily, and the

@@ -1,3 +1,5 @@
+import LommeImages
+
 /// Means and spreads over a square window around every pixel, the common ground of
 /// adaptive binarisation, local contrast normalisation and sharpening.
 ///

@@ -1,3 +1,5 @@
+import LommeImages
+
 /// Local corrections to a perspective map, for codes on bent surfaces (fabric, a curved
 /// can): a mesh of control points every few modules, each moved by the offset at which the
 /// modules around it sample most clearly dark or light (sampled across a module edge, a

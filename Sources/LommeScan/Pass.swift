@@ -1,3 +1,5 @@
+import LommeImages
+
 /// One way of preparing the picture for zbar. A pass makes one or more images from a
 /// `ScanSubject` (nothing when it does not apply, say enlarging a picture that is big
 /// already). A light-on-dark code is read from a negated image: zbar's own

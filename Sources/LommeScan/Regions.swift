@@ -1,3 +1,5 @@
+import LommeImages
+
 /// Finding where a code probably is, so that a crop of it can be scanned again at a
 /// better scale: QR finder patterns (the three nested squares, a 1:1:3:1:1 run of
 /// dark and light along any line through their centre) in a two-level picture.

@@ -1,9 +1,11 @@
+import LommeImages
+
 /// Changing the size of a picture: zbar finds codes best when a module is a few
 /// pixels wide, so big photos are shrunk and tiny codes enlarged before scanning.
 extension GrayImage {
     /// The picture shrunk by a whole `factor`, each output pixel the mean of a
     /// `factor`×`factor` block (an area filter: no aliasing, and fast).
-    func shrunk(by factor: Int) -> GrayImage {
+    package func shrunk(by factor: Int) -> GrayImage {
         precondition(factor >= 1)
         guard factor > 1 else { return self }
         let outWidth = width / factor, outHeight = height / factor
@@ -74,7 +76,7 @@ extension GrayImage {
 
     /// The picture scaled by `factor` (area filter for the whole part of a shrink,
     /// bilinear for the rest).
-    func scaled(by factor: Double) -> GrayImage {
+    package func scaled(by factor: Double) -> GrayImage {
         guard factor > 0, abs(factor - 1) > 0.01 else { return self }
         var image = self
         var remaining = factor
@@ -91,7 +93,7 @@ extension GrayImage {
     }
 
     /// The picture scaled so that its longer side is at most `side` pixels.
-    func fitting(longSide side: Int) -> GrayImage {
+    package func fitting(longSide side: Int) -> GrayImage {
         let long = max(width, height)
         guard long > side else { return self }
         return scaled(by: Double(side) / Double(long))
@@ -99,7 +101,7 @@ extension GrayImage {
 
     /// The picture with a `border` of `fill` around it: the quiet zone a code cut
     /// tight at the edge of a screenshot lacks.
-    func padded(_ border: Int, fill: UInt8 = 255) -> GrayImage {
+    package func padded(_ border: Int, fill: UInt8 = 255) -> GrayImage {
         guard border > 0 else { return self }
         let newWidth = width + 2 * border, newHeight = height + 2 * border
         var output = [UInt8](repeating: fill, count: newWidth * newHeight)

@@ -1,3 +1,4 @@
+import LommeImages
 import Synchronization
 
 /// One picture being scanned and the versions of it the passes ask for, made once and

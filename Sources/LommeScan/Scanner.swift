@@ -1,4 +1,6 @@
 import Dispatch
+import LommeCore
+import LommeImages
 import Synchronization
 
 /// How hard to look.

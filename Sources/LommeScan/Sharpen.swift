@@ -1,7 +1,9 @@
+import LommeImages
+
 /// A mild unsharp mask for slightly blurred photos: the difference from a small local
 /// mean is added back, steepening the edges zbar's scanner looks for.
 extension GrayImage {
-    func sharpened(radius: Int = 1, amount: Int = 2) -> GrayImage {
+    package func sharpened(radius: Int = 1, amount: Int = 2) -> GrayImage {
         let blurred = LocalStats.boxMean(self, radius: radius, squared: false)
         var output = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in

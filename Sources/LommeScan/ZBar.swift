@@ -1,4 +1,5 @@
 import CZbar
+import LommeImages
 
 /// One QR code zbar found: the raw bytes it holds and where its corners are.
 package struct Symbol: Sendable, Equatable {

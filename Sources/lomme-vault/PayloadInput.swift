@@ -1,4 +1,6 @@
 import Glibc
+import LommeCore
+import LommeScan
 
 /// Where `import` gets a payload: standard input, or the first importable QR code in the photos.
 enum PayloadInput {

@@ -293,7 +293,7 @@ struct JSONParser {
 extension JSON {
     /// A key or value made safe to quote in a one-line message: anything past 40
     /// characters left out, control characters escaped visibly (`TerminalText.line`).
-    static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         TerminalText.line(text.count > 40 ? String(text.prefix(40)) + "…" : text)
     }
 }

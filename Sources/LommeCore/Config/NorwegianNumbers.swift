@@ -9,7 +9,7 @@ package enum NorwegianNumbers {
 
     static let nationalIdWeights1 = [3, 7, 6, 1, 8, 9, 4, 5, 2]
     static let nationalIdWeights2 = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
-    static let accountWeights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
+    package static let accountWeights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
 
     /// Both check digits of an 11-digit fødselsnummer or D-number (D-numbers add 4 to the
     /// first digit; the check digits are computed the same way).

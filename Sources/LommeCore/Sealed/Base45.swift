@@ -1,7 +1,7 @@
 /// Base45 (RFC 9285): bytes as text in the 45 characters of QR alphanumeric mode, which
 /// packs 11 bits per 2 characters — about 20 % smaller in a QR code than bytes.
 package enum Base45 {
-    static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".utf8)
+    package static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".utf8)
     static let values: [Int8] = {
         var table = [Int8](repeating: -1, count: 256)
         for (index, character) in alphabet.enumerated() { table[Int(character)] = Int8(index) }

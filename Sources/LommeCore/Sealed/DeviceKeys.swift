@@ -29,7 +29,7 @@ package struct ReceivingKey: Sendable, Equatable {
     package var text: String { Bech32.encode(prefix: ReceivingKey.textPrefix, data: bytes) }
 
     /// The id an envelope names its recipient by.
-    var keyId: [UInt8] { Array(PublicKeyCrypto.hash(bytes).prefix(8)) }
+    package var keyId: [UInt8] { Array(PublicKeyCrypto.hash(bytes).prefix(8)) }
 
     package var fingerprint: String { Fingerprint.of(bytes) }
 }

@@ -63,7 +63,7 @@ package struct Envelope: Sendable, Equatable {
         return textPrefix + Base45.encode(header + box)
     }
 
-    static func makeHeader(issued: Int64, expires: Int64, id: [UInt8], recipient: ReceivingKey) -> [UInt8] {
+    package static func makeHeader(issued: Int64, expires: Int64, id: [UInt8], recipient: ReceivingKey) -> [UInt8] {
         [version] + bigEndian(UInt64(issued)) + bigEndian(UInt64(expires)) + id + recipient.keyId
     }
 
@@ -106,7 +106,7 @@ package struct Envelope: Sendable, Equatable {
         sealedBox = box
     }
 
-    static func olderFormat(_ version: UInt8) -> LommeError {
+    package static func olderFormat(_ version: UInt8) -> LommeError {
         LommeError.refused("the sealed code was made by an older lomme-vault (format \(version), which did not bind the issuer to the config); ask the parent to update lomme-vault and issue a new code")
     }
 
@@ -146,7 +146,7 @@ package struct Envelope: Sendable, Equatable {
         }
     }
 
-    static func bigEndian(_ value: UInt64) -> [UInt8] {
+    package static func bigEndian(_ value: UInt64) -> [UInt8] {
         (0..<8).map { UInt8((value >> UInt64(56 - 8 * $0)) & 0xFF) }
     }
 }

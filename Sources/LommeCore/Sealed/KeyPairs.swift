@@ -2,7 +2,7 @@
 /// `SecureBytes` (sodium-allocated, locked, wiped on free) from the moment it is read.
 package struct ReceivingKeyPair: Sendable {
     package let publicKey: ReceivingKey
-    let secretKey: SecureBytes
+    package let secretKey: SecureBytes
 
     package static func generate(seed: [UInt8]? = nil) -> ReceivingKeyPair {
         let pair = PublicKeyCrypto.boxKeyPair(seed: seed)
@@ -26,7 +26,7 @@ package struct ReceivingKeyPair: Sendable {
 /// A device's signing key pair (Ed25519), for issuing sealed codes; kept in the vault.
 package struct SigningKeyPair: Sendable {
     package let publicKey: [UInt8]
-    let secretKey: SecureBytes
+    package let secretKey: SecureBytes
 
     package static func generate(seed: [UInt8]? = nil) -> SigningKeyPair {
         let pair = PublicKeyCrypto.signKeyPair(seed: seed)

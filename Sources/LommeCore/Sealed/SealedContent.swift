@@ -18,11 +18,11 @@ package struct SealedContent: Sendable {
 
     package var issuerFingerprint: String { Fingerprint.of(issuerKey) }
 
-    static func signedMessage(header: [UInt8], recipient: [UInt8], issuer: [UInt8], packed: [UInt8]) -> [UInt8] {
+    package static func signedMessage(header: [UInt8], recipient: [UInt8], issuer: [UInt8], packed: [UInt8]) -> [UInt8] {
         domain + header + recipient + issuer + packed
     }
 
-    static func encode(issuer: [UInt8], signature: [UInt8], packed: [UInt8]) -> [UInt8] {
+    package static func encode(issuer: [UInt8], signature: [UInt8], packed: [UInt8]) -> [UInt8] {
         issuer + signature + packed
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Where `issue` gets the config from: a JSON file, standard input, or questions on the
 /// terminal (the secret typed with echo off). Never from argv.

@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Writing bytes out whole: short writes and EINTR retried, files replaced atomically.
 package enum FileIO {

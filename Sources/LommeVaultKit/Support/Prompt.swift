@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Questions asked on the controlling terminal (`/dev/tty`), never on stdin/stdout, so
 /// pipes stay clean. Secrets are read with echo off and returned as bytes.

@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Messages for people go to stderr, one line each; stdout carries only data.
 ///

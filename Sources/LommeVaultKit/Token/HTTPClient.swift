@@ -1,5 +1,6 @@
 import CLommeSystem
 import Glibc
+import LommeCore
 
 /// One form POST through libcurl, loaded on first use by the C glue (`lv_http_post`),
 /// so no other command pays for an HTTP stack at start-up.

@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Access tokens kept in the kernel's user keyring (never on disk) until `expires_in`
 /// minus a margin, an hour at most, and never past the end of the unlocked session they
@@ -22,7 +23,7 @@ package enum TokenCache {
     }
 
     /// What every token key of one vault starts with.
-    static func vaultPrefix(_ vaultID: String) -> String {
+    package static func vaultPrefix(_ vaultID: String) -> String {
         prefix + vaultID + ":"
     }
 
@@ -76,7 +77,7 @@ package enum TokenCache {
         }
     }
 
-    static func encode(_ entry: Entry, fingerprint: [UInt8]) -> SecureBytes {
+    package static func encode(_ entry: Entry, fingerprint: [UInt8]) -> SecureBytes {
         let type = Array(entry.token.tokenType.utf8.prefix(255))
         let token = entry.token.accessToken.utf8
         let out = SecureBytes(count: 1 + 16 + 8 + 8 + 1 + type.count + token.count)
@@ -94,7 +95,7 @@ package enum TokenCache {
         return out
     }
 
-    static func decode(_ payload: SecureBytes, fingerprint: [UInt8]) -> Entry? {
+    package static func decode(_ payload: SecureBytes, fingerprint: [UInt8]) -> Entry? {
         payload.withUnsafeBytes { raw -> Entry? in
             guard raw.count > 34, raw[0] == 1, Array(raw[1..<17]) == fingerprint else { return nil }
             func u64(_ at: Int) -> UInt64 { raw[at..<at + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }

@@ -1,5 +1,6 @@
 import CSodium
 import Glibc
+import LommeCore
 
 /// A token endpoint's URL, checked before any connection: `https://` anywhere, plain
 /// `http://` only to a loopback address written literally (127.0.0.0/8 as a dotted quad,

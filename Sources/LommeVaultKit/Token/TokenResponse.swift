@@ -1,3 +1,5 @@
+import LommeCore
+
 /// An access token as the endpoint issued it.
 package struct AccessToken: Sendable, Equatable {
     package var accessToken: String

@@ -1,3 +1,5 @@
+import LommeCore
+
 /// "Give me an access token for this vault": the cached one while it is valid and the
 /// vault is open (an unlocked session, or a passphrase given now), else the
 /// client-credentials grant with the config's id and secret.

@@ -1,5 +1,6 @@
 import CKeyutils
 import Glibc
+import LommeCore
 
 /// A thin layer over libkeyutils: `user` keys in the user keyring (`@u`), which
 /// every process of the same uid can reach, whatever its session.

@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Where a passphrase comes from: the terminal (no echo), a file descriptor, or a
 /// file. Never argv, never an environment variable.

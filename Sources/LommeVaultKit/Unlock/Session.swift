@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// How a command may get the vault key.
 package struct UnlockOptions: Sendable {
@@ -62,14 +63,14 @@ package enum Session {
         keyDescription(salt: salt)
     }
 
-    struct Payload {
+    package struct Payload {
         var master: SecureBytes
-        var deadline: UInt64
-        var idle: UInt32
+        package var deadline: UInt64
+        package var idle: UInt32
 
         static let length = 45
 
-        func encoded() -> SecureBytes {
+        package func encoded() -> SecureBytes {
             let out = SecureBytes(count: Payload.length)
             out.withUnsafeMutableBytes { buffer in
                 buffer[0] = 1
@@ -86,7 +87,7 @@ package enum Session {
             self.idle = idle
         }
 
-        init?(_ bytes: SecureBytes) {
+        package init?(_ bytes: SecureBytes) {
             guard bytes.count == Payload.length, bytes.withUnsafeBytes({ $0[0] }) == 1 else { return nil }
             master = bytes.slice(1..<33)
             (deadline, idle) = bytes.withUnsafeBytes { raw in

@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// OpenSSH's StrictModes for the vault's folder: another user who can write into it, or
 /// into a folder above it, could swap in an old vault, or hold the lock forever.

@@ -1,3 +1,5 @@
+import LommeCore
+
 /// `export NAME='value'` lines, quoted for any POSIX shell.
 package enum ShellExport {
     package static func variables(_ config: Config) -> [(String, String)] {

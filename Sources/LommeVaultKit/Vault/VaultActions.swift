@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// The vault operations the commands are made of, each a few lines in the CLI.
 package enum VaultActions {

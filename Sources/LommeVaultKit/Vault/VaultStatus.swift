@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// What `status` shows. Never prompts, never refreshes the session's timeout.
 package struct VaultStatus: Sendable {

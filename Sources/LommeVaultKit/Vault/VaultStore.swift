@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// Where the vault lives and how it is read and written: mode 0600 in a 0700
 /// directory that no other user can write (`FolderCheck`), atomic replace (temp file →
