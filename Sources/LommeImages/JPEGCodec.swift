@@ -1,7 +1,7 @@
 import CJPEGGlue
 import LommeCore
 
-/// JPEG through libjpeg(-turbo), by way of the setjmp glue in CLommeGlue.
+/// JPEG through libjpeg(-turbo), by way of the setjmp glue in CJPEGGlue.
 package enum JPEGCodec {
     /// Encodes `image` as a baseline greyscale JPEG; `quality` is clamped to 1...100.
     package static func encode(_ image: GrayImage, quality: Int) throws(LommeError) -> [UInt8] {

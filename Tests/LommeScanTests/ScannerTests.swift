@@ -10,7 +10,7 @@ import Testing
 enum ScanFixtures {
     static let root: String = {
         var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/LommeVaultTests/ScannerTests.swift
+        parts.removeLast(3)  // Tests/LommeScanTests/ScannerTests.swift
         return parts.joined(separator: "/")
     }()
 

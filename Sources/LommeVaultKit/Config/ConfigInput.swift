@@ -20,6 +20,7 @@ package enum ConfigInput {
 
     /// Asks for the four fields on the terminal.
     package static func prompt(checksums: Bool) throws(LommeError) -> Config {
+        // PART2: prompts on the terminal; questions should go through a protocol the CLI implements.
         guard Prompt.isAvailable else {
             throw LommeError.usage("no terminal to ask for the config on; give it as JSON with --from FILE or --from -")
         }

@@ -1,6 +1,7 @@
 import Glibc
 import LommeCore
 
+// PART2: asks on the terminal; belongs in the CLI (questions through a protocol).
 /// Questions asked on the controlling terminal (`/dev/tty`), never on stdin/stdout, so
 /// pipes stay clean. Secrets are read with echo off and returned as bytes.
 package enum Prompt {

@@ -1,6 +1,7 @@
 import Glibc
 import LommeCore
 
+// PART2: writes to the terminal; belongs in the CLI.
 /// Messages for people go to stderr, one line each; stdout carries only data.
 ///
 /// Whatever reaches a person passes through `TerminalText` (control characters escaped),

@@ -25,6 +25,7 @@ package enum TokenService {
     static func tellUnavailable(_ problem: Keyring.Unavailable) {
         guard !toldUnavailable else { return }
         toldUnavailable = true
+        // PART2: prints a notice; the CLI should say it.
         Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the token is not cached, so every call asks the token endpoint")
     }
 

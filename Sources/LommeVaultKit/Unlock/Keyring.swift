@@ -12,6 +12,7 @@ package enum Keyring {
     }
 
     /// `LOMME_VAULT_KEYRING=off` turns the keyring off (as if the kernel refused it).
+    // PART2: a global read from the environment; should come in as configuration.
     nonisolated(unsafe) package static var disabled = getenv("LOMME_VAULT_KEYRING").map { String(cString: $0) == "off" } ?? false
 
     static func unavailable(_ code: Int32) -> Unavailable {

@@ -62,6 +62,7 @@ package enum Passphrase {
     package static func existing(_ source: PassphraseSource, prompt: String) throws(LommeError) -> SecureBytes {
         switch source {
         case .terminal:
+            // PART2: prompts on the terminal.
             var typed = try Prompt.ask(prompt, echo: false)
             defer { SecureBytes.wipe(&typed) }
             guard !typed.isEmpty else { throw LommeError(.wrongPassphrase, "no passphrase was typed") }
@@ -81,6 +82,7 @@ package enum Passphrase {
             return phrase
         }
         for _ in 0..<3 {
+            // PART2: prompts and prints on the terminal.
             var first = try Prompt.ask("\(what): ", echo: false)
             defer { SecureBytes.wipe(&first) }
             let phrase = SecureBytes(copying: first)
@@ -125,6 +127,7 @@ package enum Passphrase {
 
     static func warnIfWeak(_ phrase: SecureBytes) {
         if isWeak(phrase) {
+            // PART2: prints a warning.
             Terminal.info("warning: this passphrase is weak; a longer one, such as four or more random words, is much harder to guess")
         }
     }

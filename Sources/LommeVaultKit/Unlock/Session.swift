@@ -39,6 +39,7 @@ package enum Session {
     static func tellUnavailable(_ problem: Keyring.Unavailable) {
         guard !toldUnavailable else { return }
         toldUnavailable = true
+        // PART2: prints a notice.
         Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the vault cannot stay unlocked, so the passphrase is asked each time")
     }
 
@@ -148,6 +149,7 @@ package enum Session {
     /// once the key check matches.
     package static func deriveWithPassphrase(_ store: VaultStore, _ sealed: VaultFormat.Sealed, _ options: UnlockOptions, prompt: String? = nil) throws(LommeError) -> SecureBytes {
         if options.source == .terminal {
+            // PART2: prompts for the passphrase.
             guard !options.noPrompt, Prompt.isAvailable else {
                 throw LommeError(.locked, "the vault is locked; run `lomme-vault unlock` in a terminal, or give the passphrase with --passphrase-fd or --passphrase-file")
             }
@@ -157,6 +159,7 @@ package enum Session {
             let phrase = try Passphrase.existing(options.source, prompt: prompt ?? "Passphrase for \(store.path): ")
             let master = try deriveShowingProgress(phrase, sealed.header)
             if VaultFormat.matches(sealed, master: master) { return master }
+            // PART2: prints to the terminal.
             if attempt < tries { Terminal.info("Wrong passphrase; try again.") }
         }
         throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path)\(tries > 1 ? " (\(tries) tries)" : ""); try again")
@@ -164,6 +167,7 @@ package enum Session {
 
     /// Runs the KDF, with a one-line "unlocking…" on stderr when it is a terminal.
     package static func deriveShowingProgress(_ phrase: SecureBytes, _ header: VaultFormat.Header) throws(LommeError) -> SecureBytes {
+        // PART2: writes progress to the terminal.
         let show = Terminal.isTerminal(STDERR_FILENO)
         if show { Terminal.write("unlocking…", to: STDERR_FILENO) }
         defer { if show { Terminal.write("\r\u{1B}[K", to: STDERR_FILENO) } }

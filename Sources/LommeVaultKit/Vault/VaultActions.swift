@@ -5,8 +5,10 @@ import LommeCore
 package enum VaultActions {
     /// The KDF limits for a new vault or a new passphrase, from `LOMME_VAULT_KDF`.
     package static func newLimits() throws(LommeError) -> KDFLimits {
+        // PART2: reads the environment; the KDF setting should come in as a value.
         let setting = getenv("LOMME_VAULT_KDF").map { String(cString: $0) }
         if setting == nil || setting == "calibrate" || setting == "" {
+            // PART2: writes progress to the terminal.
             if Terminal.isTerminal(STDERR_FILENO) { Terminal.write("calibrating the key derivation…", to: STDERR_FILENO) }
             defer { if Terminal.isTerminal(STDERR_FILENO) { Terminal.write("\r\u{1B}[K", to: STDERR_FILENO) } }
             return try KDF.limitsForNewVault(environment: setting)
