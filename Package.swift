@@ -1,6 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets and which may use which (README, "Development"): each arrow points down only,
+// and a target sees only what it lists, so a wrong-way import does not compile.
+//
+//   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeScan, LommeImages, LommeCore
+//   LommeVaultKit ──> LommeCore, CKeyutils, CLommeSystem
+//   LommeQR ──> LommeScan, LommeCore, CQRencode, CPNG
+//   LommeScan ──> LommeImages, CZbar
+//   LommeImages ──> LommeCore (LommeError only), CPNG, CJPEG + CJPEGGlue, CWebP, CHeif
+//   LommeCore ──> CSodium (no file I/O, no printing, no environment)
+
 /// A C library found through pkg-config and Debian's -dev package.
 func system(_ name: String, pkg: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkg, providers: [.apt([apt])])
@@ -10,7 +20,12 @@ let package = Package(
     name: "lomme-vault",
     products: [
         .executable(name: "lomme-vault", targets: ["lomme-vault"]),
-        .library(name: "LommeVault", targets: ["LommeVault"]),
+        // For fuzz/Package.swift, which builds one libFuzzer binary per target from these.
+        .library(name: "LommeCore", targets: ["LommeCore"]),
+        .library(name: "LommeImages", targets: ["LommeImages"]),
+        .library(name: "LommeScan", targets: ["LommeScan"]),
+        .library(name: "LommeQR", targets: ["LommeQR"]),
+        .library(name: "LommeVaultKit", targets: ["LommeVaultKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,24 +39,44 @@ let package = Package(
         system("CWebP", pkg: "libwebp", apt: "libwebp-dev"),
         system("CHeif", pkg: "libheif", apt: "libheif-dev"),
         system("CKeyutils", pkg: "libkeyutils", apt: "libkeyutils-dev"),
-        // setjmp/longjmp error glue for libpng and libjpeg, which Swift cannot call directly.
-        .target(name: "CLommeGlue", dependencies: ["CPNG", "CJPEG"]),
-        .target(
-            name: "LommeVault",
-            dependencies: [
-                "CQRencode", "CZbar", "CSodium", "CPNG", "CJPEG", "CWebP", "CHeif", "CKeyutils", "CLommeGlue",
-            ]
-        ),
+        // setjmp/longjmp error glue for libjpeg, which Swift cannot call directly.
+        .target(name: "CJPEGGlue", dependencies: ["CJPEG"]),
+        // prctl (variadic, which Swift cannot call) and libcurl loaded with dlopen.
+        .target(name: "CLommeSystem"),
+
+        // Config, payloads, sealed envelopes, the vault format, SecureBytes, KDF: pure.
+        .target(name: "LommeCore", dependencies: ["CSodium"]),
+        // Pictures: GrayImage, the codecs, EXIF, the loader and its limits.
+        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CJPEG", "CJPEGGlue", "CWebP", "CHeif"]),
+        // Finding and reading QR codes in a picture.
+        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar"]),
+        // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
+        .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "CQRencode", "CPNG"]),
+        // Storage, keyring, sessions, passphrases, tokens.
+        .target(name: "LommeVaultKit", dependencies: ["LommeCore", "CKeyutils", "CLommeSystem"]),
+
         .executableTarget(
             name: "lomme-vault",
             dependencies: [
-                "LommeVault",
+                "LommeCore", "LommeImages", "LommeScan", "LommeQR", "LommeVaultKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Benchmark driver for bench/scan (decode rate and time per picture); not installed.
-        .executableTarget(name: "lomme-bench", dependencies: ["LommeVault"]),
-        .testTarget(name: "LommeVaultTests", dependencies: ["LommeVault"]),
+        .executableTarget(name: "lomme-bench", dependencies: ["LommeScan", "LommeImages"]),
+
+        // Helpers shared by the test targets: the package root, fixtures, a sample config.
+        .target(name: "LommeTestSupport", dependencies: ["LommeCore"], path: "Tests/LommeTestSupport"),
+        .testTarget(name: "LommeCoreTests", dependencies: ["LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeImagesTests", dependencies: ["LommeImages", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeScanTests", dependencies: ["LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeQRTests", dependencies: ["LommeQR", "LommeScan", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeVaultKitTests", dependencies: ["LommeVaultKit", "LommeCore", "LommeTestSupport"]),
+        // Tests that drive the built binary as a user would (and check the files it leaves).
+        .testTarget(
+            name: "LommeVaultCLITests",
+            dependencies: ["LommeCore", "LommeImages", "LommeScan", "LommeQR", "LommeVaultKit", "LommeTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

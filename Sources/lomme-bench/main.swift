@@ -1,5 +1,5 @@
 import Glibc
-import LommeVault
+import LommeScan
 
 // Benchmark driver for bench/scan: decodes pictures and prints one line per picture,
 //   PATH \t MILLISECONDS \t PASS:HEX \t PASS:HEX ...

@@ -1,5 +1,7 @@
 import Foundation
-import LommeVault
+import LommeCore
+import LommeQR
+import LommeVaultKit
 
 /// Prints this device's receiving key as `init` and `key` show it: a QR code of the
 /// key (in capitals, so the code is alphanumeric) and the key as text, on stdout.
@@ -11,7 +13,7 @@ enum DeviceKeyOutput {
         }
         let code = try IssuedCode(payload: key.text.uppercased(), level: .M)
         if let output {
-            try IssuedCode.write(code.fileBytes(for: output), to: output, mode: 0o644)
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
             Terminal.info("Wrote the device key's QR code to \(output).")
         } else {
             Terminal.output(try code.terminalText(term: ProcessInfo.processInfo.environment["TERM"]))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 struct Exec: ParsableCommand {
     static let configuration = CommandConfiguration(

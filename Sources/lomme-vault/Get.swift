@@ -1,5 +1,6 @@
 import ArgumentParser
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(

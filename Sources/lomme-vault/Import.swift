@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
-import LommeVault
+import LommeCore
+import LommeScan
+import LommeVaultKit
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(

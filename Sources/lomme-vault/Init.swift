@@ -1,5 +1,6 @@
 import ArgumentParser
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(

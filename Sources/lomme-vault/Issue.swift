@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import LommeVault
+import LommeCore
+import LommeQR
+import LommeVaultKit
 
 struct Issue: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -79,7 +81,7 @@ struct Issue: ParsableCommand {
         let level = level ?? (recipient == nil ? .H : .M)
         let code = try IssuedCode(payload: payload, level: level)
         if let output {
-            try IssuedCode.write(code.fileBytes(for: output), to: output, mode: recipient == nil ? 0o600 : 0o644)
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: recipient == nil ? 0o600 : 0o644)
         } else {
             Terminal.output(try code.terminalText(term: ProcessInfo.processInfo.environment["TERM"]))
         }

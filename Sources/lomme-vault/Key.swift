@@ -1,5 +1,6 @@
 import ArgumentParser
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 struct Key: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 struct Lock: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "lock", abstract: "Forget the unlocked key, and any cached access tokens, now.",

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LommeVault
+import LommeCore
 
 struct LommeVaultCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LommeVault
+import LommeVaultKit
 
 struct Passwd: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,6 @@
-import LommeVault
+import LommeCore
+import LommeVaultKit
+
 
 /// A plain code into a vault whose config came from sealed codes of a pinned issuer:
 /// refused (exit 7) unless `--allow-plain`, which drops the pin. `--yes` alone never

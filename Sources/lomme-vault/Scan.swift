@@ -1,5 +1,8 @@
 import ArgumentParser
-import LommeVault
+import LommeCore
+import LommeImages
+import LommeScan
+import LommeVaultKit
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(

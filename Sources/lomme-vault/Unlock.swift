@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 struct Unlock: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 /// Options every vault command takes.
 struct VaultOptions: ParsableArguments {

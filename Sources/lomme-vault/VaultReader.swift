@@ -1,4 +1,6 @@
-import LommeVault
+import LommeCore
+import LommeVaultKit
+
 
 /// Reading the stored config for get, exec and export.
 enum VaultReader {

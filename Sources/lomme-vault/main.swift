@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
-import LommeVault
+import LommeCore
+import LommeVaultKit
 
 // First of all: no crash reporter that could print memory holding a secret.
 Hardening.disableCrashReporter()

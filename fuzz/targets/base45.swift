@@ -1,6 +1,6 @@
 // libFuzzer target: Base45 text (RFC 9285), the body of every sealed code. Any input must
 // decode or give nil, and whatever decodes must encode back to the same text.
-@testable import LommeVault
+@testable import LommeCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,7 +1,7 @@
 // libFuzzer target: Bech32 device keys (`lvk1…`), typed by a person or read from a photo.
 // Any input must give a key, nil or a LommeError (exit 64), never a crash; whatever
 // decodes must encode back to the same text, lower-cased.
-@testable import LommeVault
+@testable import LommeCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,7 +1,8 @@
 // libFuzzer target: the HEIC/HEIF image loader (libheif), how an iPhone photo of a code or
 // of a device key arrives. Any input must give a picture or a LommeError (exit 2), never
 // a crash, an overflow or an allocation past ImageLimits.
-@testable import LommeVault
+import FuzzChecks
+@testable import LommeImages
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,5 +1,5 @@
 // libFuzzer target: the plain payload parser (what a QR code or `import --stdin` hands in).
-@testable import LommeVault
+@testable import LommeCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,6 +1,7 @@
 // libFuzzer target: the png image loader. Any input must give a picture or a LommeError
 // (exit 2), never a crash, an overflow or an allocation past ImageLimits.
-@testable import LommeVault
+import FuzzChecks
+@testable import LommeImages
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

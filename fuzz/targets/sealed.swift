@@ -3,7 +3,7 @@
 // parses, everything scan and import show of it), or the box's plaintext straight into
 // SealedContent (signature, clock, packed config) as if the box had opened. Any input must
 // give a value or a LommeError, never a crash or an overflow.
-@testable import LommeVault
+@testable import LommeCore
 
 let device = ReceivingKeyPair.generate(seed: [UInt8](repeating: 1, count: 32))
 

@@ -1,6 +1,6 @@
 // libFuzzer target: the vault file parser (steps 1–4 of docs/FORMAT.md), the key check
 // and AEAD open under a fixed key, and the plaintext (contents) parser.
-@testable import LommeVault
+@testable import LommeCore
 
 let master = SecureBytes(copying: [UInt8](repeating: 0x42, count: 32))
 

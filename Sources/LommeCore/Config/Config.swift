@@ -1,0 +1,181 @@
+/// A bank API configuration: the four fields the original app scanned, plus any extra
+/// fields (`name`, `tokenUrl`, …), kept in order and round-tripped.
+package struct Config: Sendable, Equatable {
+    package var clientId: String
+    package var clientSecret: String
+    /// The account owner's national id, 11 digits, no spaces.
+    package var userId: String
+    /// The account number, 11 digits, no spaces or dots.
+    package var accountNr: String
+    /// Fields beyond the four, in the order they came.
+    package var extras: [JSON.Member]
+
+    package static let fieldNames = ["clientId", "clientSecret", "userId", "accountNr"]
+
+    package init(clientId: String, clientSecret: String, userId: String, accountNr: String, extras: [JSON.Member] = []) {
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.userId = userId
+        self.accountNr = accountNr
+        self.extras = extras
+    }
+
+    /// A field's value as text, by its name: one of the four, or a string/number extra.
+    package func value(of field: String) -> String? {
+        switch field {
+        case "clientId": return clientId
+        case "clientSecret", "secret": return clientSecret
+        case "userId": return userId
+        case "accountNr": return accountNr
+        default:
+            switch extras.first(where: { $0.key == field })?.value {
+            case .string(let text): return text
+            case .number(let literal): return literal
+            case .bool(let flag): return flag ? "true" : "false"
+            case .some(let other): return other.text
+            case nil: return nil
+            }
+        }
+    }
+
+    /// The config as one JSON object: the four fields first, then the extras.
+    package var json: JSON {
+        .object([
+            JSON.Member("clientId", .string(clientId)),
+            JSON.Member("clientSecret", .string(clientSecret)),
+            JSON.Member("userId", .string(userId)),
+            JSON.Member("accountNr", .string(accountNr)),
+        ] + extras)
+    }
+
+    /// The token endpoint, if the config names one.
+    package var tokenURL: String? { extras.first(where: { $0.key == "tokenUrl" })?.value.stringValue }
+}
+
+// MARK: - Reading
+
+extension Config {
+    /// Builds a config from a JSON object, accepting the aliases the spec names
+    /// (`secret`, `cardAccountNr`) and spaces or dots in the numbers, then validates it.
+    /// - Parameter checksums: false skips only the mod-11 rules (`--no-check`).
+    package init(json: JSON, checksums: Bool = true) throws(LommeError) {
+        guard case .object(let members) = json else {
+            throw LommeError.refused("the payload is JSON but not an object with clientId, clientSecret, userId and accountNr")
+        }
+        var remaining = members
+        func take(_ name: String, alias: String?) throws(LommeError) -> String {
+            let main = try Config.text(of: &remaining, name)
+            let other = try alias.map { alias throws(LommeError) in try Config.text(of: &remaining, alias) } ?? nil
+            switch (main, other) {
+            case (let value?, nil), (nil, let value?): return value
+            case (let value?, let second?):
+                guard value == second else {
+                    throw LommeError.refused("\(name) and its alias \(alias!) are both given, with different values; keep one")
+                }
+                return value
+            case (nil, nil):
+                throw LommeError.refused("\(name) is missing; a config needs clientId, clientSecret, userId and accountNr")
+            }
+        }
+        let clientId = try take("clientId", alias: nil)
+        let clientSecret = try take("clientSecret", alias: "secret")
+        let userId = NorwegianNumbers.normalize(try take("userId", alias: nil))
+        let accountNr = NorwegianNumbers.normalize(try take("accountNr", alias: "cardAccountNr"))
+        self.init(clientId: clientId, clientSecret: clientSecret, userId: userId, accountNr: accountNr, extras: remaining)
+        try validate(checksums: checksums)
+    }
+
+    /// Parses a plain payload or config file and validates it.
+    package init(jsonBytes: [UInt8], checksums: Bool = true) throws(LommeError) {
+        let json: JSON
+        do {
+            json = try JSON.parse(jsonBytes)
+        } catch {
+            throw LommeError.refused("the config is not valid JSON: \(error.reason)")
+        }
+        try self.init(json: json, checksums: checksums)
+    }
+
+    /// Removes `name` from `members` and returns its text; numbers count as text for the
+    /// two number fields, since people write `"accountNr": 12345678903` too.
+    static func text(of members: inout [JSON.Member], _ name: String) throws(LommeError) -> String? {
+        guard let index = members.firstIndex(where: { $0.key == name }) else { return nil }
+        let value = members.remove(at: index).value
+        switch value {
+        case .string(let text): return text
+        case .number(let literal) where ["userId", "accountNr", "cardAccountNr"].contains(name)
+            && literal.allSatisfy(\.isNumber):
+            return literal
+        default:
+            throw LommeError.refused("\(name) must be a JSON string")
+        }
+    }
+}
+
+// MARK: - Rules
+
+extension Config {
+    /// The spec's field rules. Each failure names the field and the rule.
+    package func validate(checksums: Bool = true) throws(LommeError) {
+        func refuse(_ message: String) -> LommeError { LommeError.refused(message) }
+        if clientId.isEmpty { throw refuse("clientId is empty; it must be 1 to 200 printable ASCII characters") }
+        if clientId.count > 200 { throw refuse("clientId is \(clientId.count) characters long; at most 200 are allowed") }
+        if !clientId.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) {
+            throw refuse("clientId holds a character that is not printable ASCII; only A–Z, a–z, 0–9 and ASCII punctuation are allowed")
+        }
+        if clientSecret.isEmpty { throw refuse("clientSecret is empty; it must be 1 to 500 characters") }
+        if clientSecret.count > 500 { throw refuse("clientSecret is \(clientSecret.count) characters long; at most 500 are allowed") }
+        if clientSecret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw refuse("clientSecret holds a control character (such as NUL or a line break); it cannot be passed to programs safely")
+        }
+        if userId.count != 11 || !userId.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw refuse("userId must be an 11-digit Norwegian national id (fødselsnummer or D-number)")
+        }
+        if accountNr.count != 11 || !accountNr.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw refuse("accountNr must be an 11-digit Norwegian account number, like 1234 56 78903")
+        }
+        for member in extras {
+            if Config.fieldNames.contains(member.key) || member.key.isEmpty {
+                throw refuse("the field name \"\(JSON.printable(member.key))\" is not allowed as an extra field")
+            }
+            if case .string(let text) = member.value, text.unicodeScalars.contains(where: { $0.value == 0 }) {
+                throw refuse("the field \(JSON.printable(member.key)) holds a NUL character")
+            }
+        }
+        guard checksums else { return }
+        if !NorwegianNumbers.isValidNationalId(userId) {
+            throw refuse("userId fails the national id check digits (mod 11); check the number, or use --no-check for a test number")
+        }
+        if !NorwegianNumbers.isValidAccountNumber(accountNr) {
+            throw refuse("accountNr fails the account number check digit (mod 11); check the number, or use --no-check for a test number")
+        }
+    }
+}
+
+// MARK: - Showing
+
+extension Config {
+    /// `userId` with the personal part hidden: the birth date stays, the rest is starred.
+    package var maskedUserId: String { Config.maskedUserId(userId) }
+
+    package static func maskedUserId(_ userId: String) -> String { String(userId.prefix(6)) + " *****" }
+
+    package static func maskedSecret(_ secret: String) -> String { "******** (\(secret.count) characters, hidden)" }
+
+    /// Lines for a person to check, with the secret and the personal number hidden.
+    package var summaryLines: [String] {
+        var lines = [
+            ("clientId", clientId),
+            ("clientSecret", Config.maskedSecret(clientSecret)),
+            ("userId", maskedUserId),
+            ("accountNr", NorwegianNumbers.formatAccountNumber(accountNr)),
+        ]
+        for member in extras {
+            let shown: String
+            if case .string(let text) = member.value { shown = JSON.printable(text) } else { shown = JSON.printable(member.value.text) }
+            lines.append((JSON.printable(member.key), shown))
+        }
+        let width = lines.map(\.0.count).max() ?? 0
+        return lines.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+    }
+}

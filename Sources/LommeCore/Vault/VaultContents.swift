@@ -1,0 +1,123 @@
+import Glibc
+
+/// What the vault holds once opened: the config, when it was created and updated, the
+/// config it replaced (one step of rollback), a `device` section reserved for device
+/// keys, and any keys a newer version added (kept as they are).
+package struct VaultContents: Sendable, Equatable {
+    package var config: Config?
+    package var created: String
+    package var updated: String
+    package var previous: Previous?
+    package var device: JSON
+    /// Where `config` came from; nil when a version before this was recorded stored it.
+    package var source: ConfigSource?
+    /// Keys this version does not know, in their order.
+    package var unknown: [JSON.Member]
+
+    package struct Previous: Sendable, Equatable {
+        package var config: Config
+        package var updated: String
+        package var replaced: String
+    }
+
+    package init(config: Config? = nil, now: String = VaultContents.timestamp()) {
+        self.config = config
+        created = now
+        updated = now
+        previous = nil
+        device = .object([])
+        unknown = []
+    }
+
+    /// Stores `config` from `source`, keeping the one it replaces as `previous`.
+    package mutating func store(_ config: Config, source: ConfigSource? = nil, now: String = VaultContents.timestamp()) {
+        if let old = self.config {
+            previous = Previous(config: old, updated: updated, replaced: now)
+        }
+        self.config = config
+        self.source = source
+        updated = now
+    }
+
+    static let known: Set<String> = ["version", "config", "created", "updated", "previous", "device"]
+
+    package var json: JSON {
+        var members = [JSON.Member("version", .number("1"))]
+        if let config { members.append(JSON.Member("config", config.json)) }
+        members.append(JSON.Member("created", .string(created)))
+        members.append(JSON.Member("updated", .string(updated)))
+        if let previous {
+            members.append(JSON.Member("previous", .object([
+                JSON.Member("config", previous.config.json),
+                JSON.Member("updated", .string(previous.updated)),
+                JSON.Member("replaced", .string(previous.replaced)),
+            ])))
+        }
+        members.append(JSON.Member("device", device))
+        if let source { members.append(JSON.Member(ConfigSource.key, source.json)) }
+        return .object(members + unknown)
+    }
+
+    /// The plaintext: the JSON padded with spaces to a multiple of `VaultContents.padding`.
+    package func plaintext() -> SecureBytes {
+        var text = Array(json.text.utf8)
+        defer { SecureBytes.wipe(&text) }
+        let padded = (text.count / VaultContents.padding + 1) * VaultContents.padding
+        let out = SecureBytes(count: padded)
+        out.withUnsafeMutableBytes { buffer in
+            buffer.initializeMemory(as: UInt8.self, repeating: 0x20)
+            buffer.copyBytes(from: text)
+        }
+        return out
+    }
+
+    package static let padding = 256
+
+    /// Reads an opened vault's plaintext; anything unexpected is exit 5.
+    package init(plaintext: SecureBytes) throws(LommeError) {
+        func damaged(_ why: String) -> LommeError {
+            LommeError(.damaged, "the vault opened but its contents are not understood (\(why)); restore the .bak or re-import")
+        }
+        var bytes = plaintext.bytes
+        defer { SecureBytes.wipe(&bytes) }
+        guard let json = try? JSON.parse(bytes), case .object(let members) = json else { throw damaged("not a JSON object") }
+        guard case .number("1")? = json["version"] else {
+            throw LommeError(.damaged, "the vault's contents have a version this lomme-vault does not know; upgrade lomme-vault")
+        }
+        if let configJSON = json["config"] {
+            do { config = try Config(json: configJSON, checksums: false) } catch { throw damaged("config: \(error.message)") }
+        } else {
+            config = nil
+        }
+        guard let created = json["created"]?.stringValue, let updated = json["updated"]?.stringValue else {
+            throw damaged("no created/updated time")
+        }
+        self.created = created
+        self.updated = updated
+        if let previousJSON = json["previous"] {
+            guard let configJSON = previousJSON["config"], let stored = previousJSON["updated"]?.stringValue,
+                  let replaced = previousJSON["replaced"]?.stringValue,
+                  let old = try? Config(json: configJSON, checksums: false)
+            else { throw damaged("previous config") }
+            previous = Previous(config: old, updated: stored, replaced: replaced)
+        } else {
+            previous = nil
+        }
+        device = json["device"] ?? .object([])
+        // A source this version does not understand is kept as it is, like any unknown key.
+        let source = json[ConfigSource.key].flatMap(ConfigSource.init(json:))
+        self.source = source
+        unknown = members.filter { !VaultContents.known.contains($0.key) && !($0.key == ConfigSource.key && source != nil) }
+    }
+
+    /// Now, as RFC 3339 UTC (`2025-01-31T12:00:00Z`). A time outside years 0…9999
+    /// (possible only from a damaged or hostile field) is shown as such, never computed.
+    package static func timestamp(_ seconds: Int = Int(time(nil))) -> String {
+        guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return "(a time outside years 0-9999)" }
+        var value = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&value, &parts) != nil else { return "(a time that cannot be shown)" }
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}

@@ -1,0 +1,73 @@
+import LommeImages
+
+/// Black-and-white versions of a picture. zbar finds finder patterns by edges along
+/// scan lines; a clean two-level picture survives blur, glare and uneven light that
+/// defeat its own edge detector.
+extension GrayImage {
+    /// Every pixel darker than `threshold` black, the rest white.
+    func thresholded(at threshold: UInt8) -> GrayImage {
+        GrayImage(width: width, height: height, pixels: pixels.map { $0 < threshold ? 0 : 255 })
+    }
+
+    /// Otsu's global threshold: the level that best splits the histogram in two classes.
+    package func otsuThreshold() -> UInt8 {
+        var histogram = [Int](repeating: 0, count: 256)
+        for p in pixels { histogram[Int(p)] += 1 }
+        let total = Double(pixels.count)
+        guard total > 0 else { return 128 }
+        var sumAll = 0.0
+        for i in 0..<256 { sumAll += Double(i * histogram[i]) }
+        var sumBelow = 0.0, weightBelow = 0.0, best = 0.0, threshold = 128
+        for t in 0..<256 {
+            weightBelow += Double(histogram[t])
+            if weightBelow == 0 { continue }
+            let weightAbove = total - weightBelow
+            if weightAbove == 0 { break }
+            sumBelow += Double(t * histogram[t])
+            let meanBelow = sumBelow / weightBelow, meanAbove = (sumAll - sumBelow) / weightAbove
+            let between = weightBelow * weightAbove * (meanBelow - meanAbove) * (meanBelow - meanAbove)
+            if between > best { best = between; threshold = t + 1 }
+        }
+        return UInt8(min(threshold, 255))
+    }
+
+    /// Global Otsu binarisation: good for even light, fast.
+    package func otsuBinarized() -> GrayImage { thresholded(at: otsuThreshold()) }
+
+    /// Adaptive mean binarisation: black where a pixel is darker than the mean of the
+    /// window around it less `offset`. Copes with uneven light; flat areas whose
+    /// window holds no contrast go white, so noise in blank areas does not make specks.
+    package func adaptiveBinarized(radius: Int, offset: Int = 3, minContrast: Int = 3) -> GrayImage {
+        let stats = LocalStats(self, radius: radius, deviation: true)
+        let mean = stats.mean, deviation = stats.deviation!
+        var output = [UInt8](repeating: 255, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            output.withUnsafeMutableBufferPointer { out in
+                for i in 0..<src.count where Int(deviation[i]) >= minContrast {
+                    if Int(src[i]) < Int(mean[i]) - offset { out[i] = 0 }
+                }
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: output)
+    }
+
+    /// Sauvola's binarisation: threshold = mean · (1 + k · (deviation / R − 1)), which pulls
+    /// the threshold down in flat areas (for paper in bad light). R is the largest deviation
+    /// in the picture rather than Sauvola's fixed 128, so low-contrast photos work too.
+    package func sauvolaBinarized(radius: Int, k: Double = 0.2) -> GrayImage {
+        let stats = LocalStats(self, radius: radius, deviation: true)
+        let mean = stats.mean, deviation = stats.deviation!
+        let range = Double(max(16, deviation.max() ?? 0))
+        // Precomputed factor per deviation value.
+        let factor = (0..<256).map { 1 + k * (Double($0) / range - 1) }
+        var output = [UInt8](repeating: 255, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            output.withUnsafeMutableBufferPointer { out in
+                for i in 0..<src.count {
+                    if Double(src[i]) < Double(mean[i]) * factor[Int(deviation[i])] { out[i] = 0 }
+                }
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: output)
+    }
+}

@@ -1,0 +1,44 @@
+import LommeImages
+
+/// Tone changes that keep the grey levels: stretching, local normalisation, inversion.
+extension GrayImage {
+    /// Light and dark swapped: light-on-dark codes (phone screens in dark mode,
+    /// terminals) become the dark-on-light codes zbar looks for.
+    package func inverted() -> GrayImage {
+        GrayImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
+    }
+
+    /// A linear stretch of the levels between the 1st and 99th percentile to the full
+    /// range: for washed-out, low-contrast photos.
+    package func stretched() -> GrayImage {
+        var histogram = [Int](repeating: 0, count: 256)
+        for p in pixels { histogram[Int(p)] += 1 }
+        let cut = pixels.count / 100
+        var low = 0, high = 255, seen = 0
+        while low < 255 && seen + histogram[low] <= cut { seen += histogram[low]; low += 1 }
+        seen = 0
+        while high > 0 && seen + histogram[high] <= cut { seen += histogram[high]; high -= 1 }
+        guard high - low >= 8 else { return self }
+        let table = (0..<256).map { UInt8(max(0, min(255, ($0 - low) * 255 / (high - low)))) }
+        return GrayImage(width: width, height: height, pixels: pixels.map { table[Int($0)] })
+    }
+
+    /// Local contrast normalisation: each pixel as its distance from the window's mean in
+    /// units of the window's spread. Evens out shadows and glare while keeping the grey
+    /// ramps that zbar's edge detector likes better than hard steps.
+    package func locallyNormalized(radius: Int) -> GrayImage {
+        let stats = LocalStats(self, radius: radius, deviation: true)
+        let mean = stats.mean, deviation = stats.deviation!
+        var output = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            output.withUnsafeMutableBufferPointer { out in
+                for i in 0..<src.count {
+                    let spread = max(Int(deviation[i]), 10)
+                    let value = 128 + (Int(src[i]) - Int(mean[i])) * 64 / spread
+                    out[i] = UInt8(max(0, min(255, value)))
+                }
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: output)
+    }
+}

@@ -1,0 +1,217 @@
+import Glibc
+import LommeImages
+
+/// Where a code probably is, from three of its finder patterns: which one is the top-left
+/// corner, which the top-right and bottom-left (so the code's orientation), and how many
+/// modules wide it probably is. The input of the grid sampler.
+struct FinderTriple {
+    var topLeft: (x: Double, y: Double)
+    var topRight: (x: Double, y: Double)
+    var bottomLeft: (x: Double, y: Double)
+    /// Module width along the top edge and along the left edge, in pixels (they differ for
+    /// perspective and for terminal cells taller than wide).
+    var moduleAcross: Double
+    var moduleDown: Double
+    /// The code's side in modules counted along its timing patterns, when they could be read.
+    var timingDimension: Int? = nil
+    /// Each finder's own module width (top-left, top-right, bottom-left), when known: under
+    /// perspective the nearer corner's modules are wider.
+    var finderModules: [Double]? = nil
+
+    /// The perspective map the three finders' module widths suggest, for a `dimension`-module
+    /// code: a plane seen in perspective has a map (s, t) → (P·s + Q·t + R) / (1 + g·s + h·t),
+    /// and a module's width goes as w^-1.5 with the denominator w (1/w along the turning
+    /// axis, 1/w² across it), so the widths' ratios give g and h, the three centres P, Q, R,
+    /// and together the fourth corner the finders cannot show. Nil when the widths hardly
+    /// differ (the parallelogram is as good) or disagree beyond a plausible view.
+    func perspectiveMap(dimension: Int) -> Homography? {
+        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
+        let right = pow(m[0] / m[1], 2.0 / 3), down = pow(m[0] / m[2], 2.0 / 3)
+        guard abs(right - 1) > 0.05 || abs(down - 1) > 0.05, right > 0.5, right < 2, down > 0.5, down < 2 else { return nil }
+        let g = right - 1, h = down - 1
+        let p = (x: topRight.x * right - topLeft.x, y: topRight.y * right - topLeft.y)
+        let q = (x: bottomLeft.x * down - topLeft.x, y: bottomLeft.y * down - topLeft.y)
+        let w = 1 + g + h
+        guard w > 0.2 else { return nil }
+        let corner = (x: (p.x + q.x + topLeft.x) / w, y: (p.y + q.y + topLeft.y) / w)
+        let d = Double(dimension)
+        return Homography(from: [(3.5, 3.5), (d - 3.5, 3.5), (3.5, d - 3.5), (d - 3.5, d - 3.5)],
+                          to: [topLeft, topRight, bottomLeft, corner])
+    }
+
+    /// Centre-to-centre distances over module widths: the code's side in modules less seven.
+    var estimatedDimension: Int {
+        let across = distance(topLeft, topRight) / moduleAcross, down = distance(topLeft, bottomLeft) / moduleDown
+        return Self.snapped(Int(((across + down) / 2).rounded()) + 7)
+    }
+
+    /// The same from the finders' own module widths (their 1:1:3:1:1 runs) rather than the
+    /// widths measured along the legs, which blur and glare can stretch.
+    var finderEstimatedDimension: Int? {
+        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
+        let across = distance(topLeft, topRight) / ((m[0] + m[1]) / 2)
+        let down = distance(topLeft, bottomLeft) / ((m[0] + m[2]) / 2)
+        return Self.snapped(Int(((across + down) / 2).rounded()) + 7)
+    }
+
+    static func snapped(_ estimate: Int) -> Int {
+        var dimension = estimate
+        // A QR code is 4·version + 17 modules wide.
+        switch dimension & 3 {
+        case 0: dimension += 1
+        case 2: dimension -= 1
+        case 3: dimension += 2
+        default: break
+        }
+        return min(177, max(21, dimension))
+    }
+
+    /// Dimensions to try, the estimate first and then its neighbours.
+    var candidateDimensions: [Int] {
+        let d = estimatedDimension
+        var candidates = [d, d + 4, d - 4]
+        if let f = finderEstimatedDimension, abs(f - d) > 4 { candidates += [f, f + 4, f - 4].filter { !candidates.contains($0) } }
+        // Counting the timing modules beats dividing distances when perspective makes the
+        // finders' module widths differ.
+        if let t = timingDimension {
+            candidates.removeAll { $0 == t }
+            candidates.insert(t, at: 0)
+        }
+        return candidates.filter { $0 >= 21 && $0 <= 177 }
+    }
+
+    /// Counts the dark modules of the timing pattern between two finders: the line 2.5
+    /// modules in from their centres runs along the finders' edge rows and the timing row,
+    /// dark runs 2 + (dimension − 15) / 2.
+    static func timingDimension(in image: GrayImage, from a: (x: Double, y: Double), _ moduleA: Double,
+                                to b: (x: Double, y: Double), _ moduleB: Double,
+                                inward: (x: Double, y: Double)) -> Int? {
+        let length = (inward.x * inward.x + inward.y * inward.y).squareRoot()
+        guard length > 0 else { return nil }
+        let ux = inward.x / length, uy = inward.y / length
+        let start = (x: a.x + 2.5 * moduleA * ux, y: a.y + 2.5 * moduleA * uy)
+        let end = (x: b.x + 2.5 * moduleB * ux, y: b.y + 2.5 * moduleB * uy)
+        let span = distance(start, end)
+        let step = min(moduleA, moduleB) / 4
+        guard step > 0.2, span / step < 20_000 else { return nil }
+        let count = Int(span / step)
+        var values = [Double](repeating: 0, count: count + 1)
+        image.pixels.withUnsafeBufferPointer { px in
+            for i in 0...count {
+                let t = Double(i) / Double(count)
+                values[i] = GridSampler.bilinear(px, image.width, image.height,
+                                                 start.x + t * (end.x - start.x), start.y + t * (end.y - start.y))
+            }
+        }
+        let threshold = (values.min()! + values.max()!) / 2
+        // Dark runs, ignoring specks shorter than a third of a module.
+        var runs = 0, dark = false, length2 = 0
+        for value in values {
+            let isDark = value < threshold
+            if isDark == dark { length2 += 1; continue }
+            if dark && length2 >= 2 { runs += 1 }
+            if !dark && length2 < 2 && runs > 0 && isDark { runs -= 1 }  // a speck of light inside dark
+            dark = isDark
+            length2 = 1
+        }
+        if dark && length2 >= 2 { runs += 1 }
+        let dimension = 2 * runs + 11
+        guard dimension >= 21, dimension <= 177, dimension % 4 == 1 else { return nil }
+        return dimension
+    }
+}
+
+@inline(__always)
+func distance(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+    ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+}
+
+extension FinderSearch {
+    /// Triples of finder patterns that can be the corners of one code, the most plausible
+    /// first: similar module sizes, two legs of similar length meeting at a roughly right
+    /// angle (perspective bends both), at least 14 modules apart. `binary` is the two-level
+    /// picture they were found in, used to measure module widths along each leg.
+    static func triples(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage? = nil,
+                        limit: Int = 3) -> [FinderTriple] {
+        let candidates = Array(patterns.prefix(9))
+        var scored: [(FinderTriple, Double)] = []
+        for i in candidates.indices {
+            for j in candidates.indices where j > i {
+                for k in candidates.indices where k > j {
+                    let p = [candidates[i], candidates[j], candidates[k]]
+                    let modules = p.map(\.module)
+                    guard modules.max()! < modules.min()! * 2.2 else { continue }
+                    // The corner is opposite the longest side.
+                    let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
+                    let corner = sides.firstIndex(of: sides.max()!)!
+                    let a = p[corner], b = p[(corner + 1) % 3], c = p[(corner + 2) % 3]
+                    let ab = distance(pt(a), pt(b)), ac = distance(pt(a), pt(c))
+                    let ratio = max(ab, ac) / min(ab, ac)
+                    guard ratio < 2.2 else { continue }
+                    let cosine = ((b.x - a.x) * (c.x - a.x) + (b.y - a.y) * (c.y - a.y)) / (ab * ac)
+                    guard abs(cosine) < 0.6 else { continue }
+                    let module = modules.reduce(0, +) / 3
+                    guard min(ab, ac) > module * 10, max(ab, ac) < module * 180 else { continue }
+                    // In picture coordinates (y down) top-right × bottom-left turns clockwise.
+                    let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+                    let (right, left) = cross > 0 ? (b, c) : (c, b)
+                    let across = ((moduleAlong(binary, from: pt(a), toward: pt(right)) ?? a.module)
+                        + (moduleAlong(binary, from: pt(right), toward: pt(a)) ?? right.module)) / 2
+                    let down = ((moduleAlong(binary, from: pt(a), toward: pt(left)) ?? a.module)
+                        + (moduleAlong(binary, from: pt(left), toward: pt(a)) ?? left.module)) / 2
+                    var triple = FinderTriple(topLeft: pt(a), topRight: pt(right), bottomLeft: pt(left),
+                                              moduleAcross: across, moduleDown: down,
+                                              finderModules: [a.module, right.module, left.module])
+                    if let grey {
+                        let top = FinderTriple.timingDimension(
+                            in: grey, from: pt(a), a.module, to: pt(right), right.module,
+                            inward: (left.x - a.x, left.y - a.y))
+                        let side = FinderTriple.timingDimension(
+                            in: grey, from: pt(a), a.module, to: pt(left), left.module,
+                            inward: (right.x - a.x, right.y - a.y))
+                        if let top, let side { triple.timingDimension = top == side ? top : nil } else {
+                            triple.timingDimension = top ?? side
+                        }
+                    }
+                    let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(cosine) * 3) / ratio
+                        / (modules.max()! / modules.min()!)
+                    scored.append((triple, score))
+                }
+            }
+        }
+        return scored.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+    }
+
+    private static func pt(_ p: FinderPattern) -> (x: Double, y: Double) { (p.x, p.y) }
+
+    /// The module width along the line from a finder's centre toward `target`: the
+    /// dark-light-dark runs either way of the centre span seven modules.
+    static func moduleAlong(_ binary: GrayImage, from centre: (x: Double, y: Double),
+                            toward target: (x: Double, y: Double)) -> Double? {
+        let length = distance(centre, target)
+        guard length > 0 else { return nil }
+        let dx = (target.x - centre.x) / length, dy = (target.y - centre.y) / length
+        let w = binary.width, h = binary.height
+        return binary.pixels.withUnsafeBufferPointer { px -> Double? in
+            /// The three runs (dark, light, dark) going one way, as a distance to where they end.
+            func reach(_ sign: Double) -> Double? {
+                var state = 0, t = 0.0
+                let limit = length * 0.8
+                while t < limit {
+                    let x = Int((centre.x + sign * t * dx).rounded()), y = Int((centre.y + sign * t * dy).rounded())
+                    guard x >= 0, y >= 0, x < w, y < h else { return nil }
+                    let dark = px[y * w + x] < 128
+                    switch state {
+                    case 0: if !dark { state = 1 }
+                    case 1: if dark { state = 2 }
+                    default: if !dark { return t }
+                    }
+                    t += 0.5
+                }
+                return nil
+            }
+            guard let forward = reach(1), let backward = reach(-1) else { return nil }
+            return (forward + backward) / 7
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import LommeImages
+
+/// The grid-sampler pass: finder patterns in the binarised working view, grouped into
+/// triples; for each, the code re-drawn clean through the likeliest perspective maps
+/// (`GridSampler.maps`) at the likeliest sizes, each handed to zbar until one decodes.
+enum GridPass {
+    /// Pixels a module should have in the picture sampled from (a finer view when the
+    /// working view is coarser than this).
+    static let minimumModule = 3.0
+
+    static func search(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false, spread: Int = 2) {
+        guard let image = Pass.working(s) else { return }
+        // A wide window keeps a finder's 3-module centre dark; a narrow one copes with more
+        // uneven light. Triples from both, the wide one's first, each place tried once; then
+        // from each with the patterns only the other found added: blur and glare can hide
+        // one finder from one window and another from the other.
+        var binaries: [GrayImage] = [], found: [[FinderPattern]] = []
+        for divisor in [12, 40] {
+            guard var binary = Pass.adaptive(s, divisor: divisor) else { continue }
+            if inverted { binary = binary.inverted() }
+            binaries.append(binary)
+            found.append(FinderSearch.patterns(in: binary))
+        }
+        var searches: [(GrayImage, [FinderPattern])] = Array(zip(binaries, found))
+        for n in found.indices {
+            var patterns = found[n]
+            for other in found.indices where other != n {
+                patterns += found[other].filter { p in
+                    !patterns.contains { abs($0.x - p.x) <= $0.module * 2 && abs($0.y - p.y) <= $0.module * 2 }
+                }
+            }
+            if patterns.count > found[n].count { searches.append((binaries[n], patterns)) }
+        }
+        var triples: [FinderTriple] = []
+        for (binary, patterns) in searches {
+            guard patterns.count >= 3 else { continue }
+            for triple in FinderSearch.triples(from: patterns, in: binary, grey: inverted ? image.inverted() : image)
+            where !triples.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * 2
+                && distance($0.topRight, triple.topRight) < triple.moduleAcross * 2
+                && distance($0.bottomLeft, triple.bottomLeft) < triple.moduleDown * 2 }) {
+                triples.append(triple)
+            }
+        }
+        let toFull = Double(s.fullWidth) / Double(image.width)
+        for triple in triples {
+            if trial.over { return }
+            // Sample from the coarsest view where a module is still wide enough.
+            let module = min(triple.moduleAcross, triple.moduleDown)
+            var source = image, factor = 1.0
+            if module < minimumModule, s.fullLongSide > max(image.width, image.height),
+               let (view, toView) = s.view(forModule: module * toFull, minimum: minimumModule) {
+                source = view
+                factor = toView * toFull
+            }
+            if inverted { source = source.inverted() }
+            let scaled = FinderTriple(
+                topLeft: (triple.topLeft.x * factor, triple.topLeft.y * factor),
+                topRight: (triple.topRight.x * factor, triple.topRight.y * factor),
+                bottomLeft: (triple.bottomLeft.x * factor, triple.bottomLeft.y * factor),
+                moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
+                timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
+            if decode(scaled, in: source, trial, spread: spread) { continue }
+        }
+    }
+
+    /// Tries the candidate sizes and maps for one triple; true once zbar decodes one.
+    static func decode(_ triple: FinderTriple, in source: GrayImage, _ trial: Trial, spread: Int) -> Bool {
+        let dimensions = triple.candidateDimensions
+        // Every size through its best map first; then that map bent to fit the picture
+        // locally, for every candidate size (on a bent or steeply tilted code the timing-pattern
+        // count and the finder distances often both miss), each as one smoothed fit and as a
+        // mesh grown outward from the finders; then the moved fourth points of the likeliest size.
+        var rest: [(Homography, Int)] = []
+        var best: [(Homography, Int)] = []
+        for (n, dimension) in dimensions.enumerated() {
+            let maps = GridSampler.maps(for: triple, dimension: dimension, in: source, spread: n == 0 ? spread : 0)
+            guard let first = maps.first else { continue }
+            if attempt(GridSampler.sample(source, map: first, dimension: dimension), trial, all: true) { return true }
+            best.append((first, dimension))
+            rest += maps.dropFirst().map { ($0, dimension) }
+        }
+        for (map, dimension) in best {
+            if trial.over { return false }
+            let mesh = MeshWarp.fitted(to: source, map: map, dimension: dimension)
+            if attempt(GridSampler.sample(source, dimension: dimension, point: mesh.point), trial, all: true) { return true }
+            if trial.over { return false }
+            let grown = MeshWarp.grown(to: source, map: map, dimension: dimension)
+            if attempt(GridSampler.sample(source, dimension: dimension, point: grown.point), trial, all: true) { return true }
+        }
+        for (map, dimension) in rest {
+            if trial.over { return false }
+            if attempt(GridSampler.sample(source, map: map, dimension: dimension), trial, all: false) { return true }
+        }
+        return false
+    }
+
+    static func attempt(_ values: GrayImage, _ trial: Trial, all: Bool) -> Bool {
+        let grids = GridSampler.binarizations(values)
+        for grid in all ? grids : [grids[0]] {
+            if trial.over { return false }
+            if trial.scan(GridSampler.render(grid)) { return true }
+        }
+        return false
+    }
+}

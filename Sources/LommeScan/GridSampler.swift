@@ -1,0 +1,102 @@
+import LommeImages
+
+/// Reading a code module by module through a perspective map and drawing it again
+/// clean, square, 3 pixels a module with a quiet zone, for zbar to decode: a photo taken
+/// at an angle, blurred or unevenly lit becomes a picture zbar reads easily, and the
+/// code's error correction absorbs the modules sampled wrong.
+enum GridSampler {
+    /// Mean grey around the centre of every module of a `dimension`² code whose module
+    /// coordinates `map` takes to `image` (3×3 points within the middle of each module).
+    static func sample(_ image: GrayImage, map: Homography, dimension: Int) -> GrayImage {
+        sample(image, dimension: dimension) { map.map($0, $1) }
+    }
+
+    /// The same through any map from module coordinates to the picture (a `MeshWarp`).
+    static func sample(_ image: GrayImage, dimension: Int,
+                       point: (Double, Double) -> (x: Double, y: Double)) -> GrayImage {
+        var values = [UInt8](repeating: 255, count: dimension * dimension)
+        let offsets = [-0.2, 0.0, 0.2]
+        image.pixels.withUnsafeBufferPointer { px in
+            for row in 0..<dimension {
+                for column in 0..<dimension {
+                    var sum = 0.0
+                    for dy in offsets {
+                        for dx in offsets {
+                            let p = point(Double(column) + 0.5 + dx, Double(row) + 0.5 + dy)
+                            sum += bilinear(px, image.width, image.height, p.x, p.y)
+                        }
+                    }
+                    values[row * dimension + column] = UInt8(max(0, min(255, (sum / 9).rounded())))
+                }
+            }
+        }
+        return GrayImage(width: dimension, height: dimension, pixels: values)
+    }
+
+    /// Two-level module grids from sampled values: against the mean of the modules around
+    /// each (uneven light), and against one Otsu level for the whole code.
+    static func binarizations(_ values: GrayImage) -> [GrayImage] {
+        [values.adaptiveBinarized(radius: 4, offset: 0, minContrast: 0), values.otsuBinarized()]
+    }
+
+    /// A two-level module grid drawn `scale` pixels a module with a four-module quiet zone.
+    static func render(_ modules: GrayImage, scale: Int = 3) -> GrayImage {
+        let quiet = 4, side = (modules.width + 2 * quiet) * scale
+        var output = [UInt8](repeating: 255, count: side * side)
+        for row in 0..<modules.height {
+            for column in 0..<modules.width where modules.pixels[row * modules.width + column] < 128 {
+                for y in 0..<scale {
+                    let start = ((row + quiet) * scale + y) * side + (column + quiet) * scale
+                    for x in 0..<scale { output[start + x] = 0 }
+                }
+            }
+        }
+        return GrayImage(width: side, height: side, pixels: output)
+    }
+
+    /// The grey at a fractional position, interpolated; the nearest edge beyond the picture.
+    @inline(__always)
+    static func bilinear(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, _ x: Double, _ y: Double) -> Double {
+        let fx = max(0, min(Double(w - 1), x)), fy = max(0, min(Double(h - 1), y))
+        let x0 = min(Int(fx), max(0, w - 2)), y0 = min(Int(fy), max(0, h - 2))
+        let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+        let ax = fx - Double(x0), ay = fy - Double(y0)
+        let top = Double(px[y0 * w + x0]) * (1 - ax) + Double(px[y0 * w + x1]) * ax
+        let bottom = Double(px[y1 * w + x0]) * (1 - ax) + Double(px[y1 * w + x1]) * ax
+        return top * (1 - ay) + bottom * ay
+    }
+
+    /// The perspective maps worth trying for a code of `dimension` modules whose finder
+    /// centres are `triple` in `image`, best guess first: through the alignment pattern when
+    /// one is found (versions 2 and up), else through the corner that completes the
+    /// parallelogram; then with that fourth point moved by up to `spread` modules either way,
+    /// for perspective the three finders cannot show and for codes on bent surfaces.
+    static func maps(for triple: FinderTriple, dimension: Int, in image: GrayImage, spread: Int = 2) -> [Homography] {
+        let d = Double(dimension)
+        let moduleCentres = [(x: 3.5, y: 3.5), (x: d - 3.5, y: 3.5), (x: 3.5, y: d - 3.5)]
+        let pictureCentres = [triple.topLeft, triple.topRight, triple.bottomLeft]
+        guard let affine = Homography(affineFrom: moduleCentres, to: pictureCentres) else { return [] }
+        // The fourth point from the finders' module widths when they show perspective, else
+        // where the parallelogram puts it; then the alignment pattern searched around it.
+        let guide = triple.perspectiveMap(dimension: dimension) ?? affine
+        var fourth = (x: d - 3.5, y: d - 3.5)
+        var fourthAt = guide.map(fourth.x, fourth.y)
+        if dimension >= 25 {
+            fourth = (d - 6.5, d - 6.5)
+            let radius = min(8, max(4, d / 8))
+            fourthAt = AlignmentSearch.locate(in: image, map: guide, u: fourth.x, v: fourth.y, radius: radius)
+                ?? guide.map(fourth.x, fourth.y)
+        }
+        // Offsets in module units, nearest first, measured along the affine map's axes.
+        var offsets: [(Int, Int)] = []
+        for dy in -spread...spread { for dx in -spread...spread { offsets.append((dx, dy)) } }
+        offsets.sort { $0.0 * $0.0 + $0.1 * $0.1 < $1.0 * $1.0 + $1.1 * $1.1 }
+        let origin = affine.map(0, 0), unitX = affine.map(1, 0), unitY = affine.map(0, 1)
+        let ex = (x: unitX.x - origin.x, y: unitX.y - origin.y), ey = (x: unitY.x - origin.x, y: unitY.y - origin.y)
+        return offsets.compactMap { dx, dy in
+            let moved = (x: fourthAt.x + Double(dx) * ex.x + Double(dy) * ey.x,
+                         y: fourthAt.y + Double(dx) * ex.y + Double(dy) * ey.y)
+            return Homography(from: moduleCentres + [fourth], to: pictureCentres + [moved])
+        }
+    }
+}

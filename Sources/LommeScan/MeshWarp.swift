@@ -1,0 +1,160 @@
+import LommeImages
+
+/// Local corrections to a perspective map, for codes on bent surfaces (fabric, a curved
+/// can): a mesh of control points every few modules, each moved by the offset at which the
+/// modules around it sample most clearly dark or light (sampled across a module edge, a
+/// value is a grey in between). Offsets are in modules and interpolated between control
+/// points, so the corrected map is smooth.
+struct MeshWarp {
+    let map: Homography
+    /// Modules between control points.
+    let step: Int
+    /// Control points per side.
+    let side: Int
+    var du: [Double]
+    var dv: [Double]
+
+    /// Where module coordinates `(u, v)` are in the picture.
+    @inline(__always)
+    func point(_ u: Double, _ v: Double) -> (x: Double, y: Double) {
+        let gu = max(0, min(Double(side - 1), u / Double(step))), gv = max(0, min(Double(side - 1), v / Double(step)))
+        let i = min(Int(gu), side - 2), j = min(Int(gv), side - 2)
+        let fu = gu - Double(i), fv = gv - Double(j)
+        @inline(__always) func blend(_ a: [Double]) -> Double {
+            let top = a[j * side + i] * (1 - fu) + a[j * side + i + 1] * fu
+            let bottom = a[(j + 1) * side + i] * (1 - fu) + a[(j + 1) * side + i + 1] * fu
+            return top * (1 - fv) + bottom * fv
+        }
+        return map.map(u + blend(du), v + blend(dv))
+    }
+
+    /// The mesh fitted to `image` for a `dimension`-module code that `map` roughly places:
+    /// each control point's offset searched within `reach` modules over a window of modules
+    /// around it, then smoothed with its neighbours.
+    static func fitted(to image: GrayImage, map: Homography, dimension: Int, step: Int = 4, reach: Double = 0.6) -> MeshWarp {
+        let side = (dimension + step - 1) / step + 1
+        var du = [Double](repeating: 0, count: side * side), dv = du
+        let window = step - 1
+        let stepsPerSide = 6, delta = reach / Double(stepsPerSide)
+        image.pixels.withUnsafeBufferPointer { px in
+            var values: [Double] = []
+            for j in 0..<side {
+                for i in 0..<side {
+                    // The last control points may lie past the code's edge: their window is its edge.
+                    let cu = min(i * step, dimension - 1), cv = min(j * step, dimension - 1)
+                    let columns = max(0, cu - window)...min(dimension - 1, cu + window)
+                    let rows = max(0, cv - window)...min(dimension - 1, cv + window)
+                    var best = -1.0, bestU = 0.0, bestV = 0.0
+                    for sy in -stepsPerSide...stepsPerSide {
+                        for sx in -stepsPerSide...stepsPerSide {
+                            let ou = Double(sx) * delta, ov = Double(sy) * delta
+                            // Nearer offsets win ties: a whole module away also samples cleanly.
+                            let score = clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
+                                * (1 - 0.15 * (ou * ou + ov * ov))
+                            if score > best { best = score; bestU = ou; bestV = ov }
+                        }
+                    }
+                    du[j * side + i] = bestU
+                    dv[j * side + i] = bestV
+                }
+            }
+        }
+        return MeshWarp(map: map, step: step, side: side, du: smoothed(du, side), dv: smoothed(dv, side))
+    }
+
+    /// How clearly the modules `rows` × `columns` sample dark or light through `map` moved
+    /// by (`ou`, `ov`) modules: the mean absolute deviation of their values (sampled across
+    /// a module edge, a value is a grey in between). `values` is scratch space.
+    @inline(__always)
+    static func clarity(_ px: UnsafeBufferPointer<UInt8>, _ image: GrayImage, _ map: Homography,
+                        rows: ClosedRange<Int>, columns: ClosedRange<Int>, _ ou: Double, _ ov: Double,
+                        _ values: inout [Double]) -> Double {
+        values.removeAll(keepingCapacity: true)
+        var sum = 0.0
+        for row in rows {
+            for column in columns {
+                let p = map.map(Double(column) + 0.5 + ou, Double(row) + 0.5 + ov)
+                let value = GridSampler.bilinear(px, image.width, image.height, p.x, p.y)
+                values.append(value)
+                sum += value
+            }
+        }
+        let mean = sum / Double(values.count)
+        var spread = 0.0
+        for value in values { spread += abs(value - mean) }
+        return spread / Double(values.count)
+    }
+
+    /// Each offset averaged with its four neighbours (itself counted twice).
+    static func smoothed(_ a: [Double], _ side: Int) -> [Double] {
+        var out = a
+        for j in 0..<side {
+            for i in 0..<side {
+                var sum = 2 * a[j * side + i], n = 2.0
+                for (x, y) in [(i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)] where x >= 0 && y >= 0 && x < side && y < side {
+                    sum += a[y * side + x]
+                    n += 1
+                }
+                out[j * side + i] = sum / n
+            }
+        }
+        return out
+    }
+}
+
+extension MeshWarp {
+    /// The mesh grown outward from the finder patterns, for codes bent further than
+    /// `fitted` can follow: control points are fitted nearest-the-finders first, each
+    /// searching a small reach around what its fitted neighbours predict, so the offset can
+    /// drift by more than a module across the code without a point locking onto the
+    /// neighbouring module.
+    static func grown(to image: GrayImage, map: Homography, dimension: Int, step: Int = 4,
+                      reach: Double = 0.3) -> MeshWarp {
+        let side = (dimension + step - 1) / step + 1
+        var du = [Double](repeating: 0, count: side * side), dv = du
+        var done = [Bool](repeating: false, count: side * side)
+        let d = Double(dimension)
+        let anchors = [(3.5, 3.5), (d - 3.5, 3.5), (3.5, d - 3.5)]
+        func nearest(_ i: Int, _ j: Int) -> Double {
+            let u = Double(min(i * step, dimension - 1)), v = Double(min(j * step, dimension - 1))
+            return anchors.map { ($0.0 - u) * ($0.0 - u) + ($0.1 - v) * ($0.1 - v) }.min()!
+        }
+        let points = (0..<(side * side)).sorted { nearest($0 % side, $0 / side) < nearest($1 % side, $1 / side) }
+        let window = step - 1
+        let stepsPerSide = 4, delta = reach / Double(stepsPerSide)
+        image.pixels.withUnsafeBufferPointer { px in
+            var values: [Double] = []
+            for index in points {
+                let i = index % side, j = index / side
+                // What the fitted neighbours predict, the nearer ones weighing more.
+                var pu = 0.0, pv = 0.0, weight = 0.0
+                for y in max(0, j - 2)...min(side - 1, j + 2) {
+                    for x in max(0, i - 2)...min(side - 1, i + 2) where done[y * side + x] {
+                        let w = 1 / Double((x - i) * (x - i) + (y - j) * (y - j))
+                        pu += w * du[y * side + x]
+                        pv += w * dv[y * side + x]
+                        weight += w
+                    }
+                }
+                if weight > 0 { pu /= weight; pv /= weight }
+                let cu = min(i * step, dimension - 1), cv = min(j * step, dimension - 1)
+                let columns = max(0, cu - window)...min(dimension - 1, cu + window)
+                let rows = max(0, cv - window)...min(dimension - 1, cv + window)
+                var best = -1.0, bestU = pu, bestV = pv
+                for sy in -stepsPerSide...stepsPerSide {
+                    for sx in -stepsPerSide...stepsPerSide {
+                        let ou = pu + Double(sx) * delta, ov = pv + Double(sy) * delta
+                        let moved = (Double(sx) * Double(sx) + Double(sy) * Double(sy)) * delta * delta
+                        let score = clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
+                            * (1 - 0.5 * moved)
+                        if score > best { best = score; bestU = ou; bestV = ov }
+                    }
+                }
+                du[index] = bestU
+                dv[index] = bestV
+                done[index] = true
+            }
+        }
+        return MeshWarp(map: map, step: step, side: side, du: smoothed(du, side), dv: smoothed(dv, side))
+    }
+}

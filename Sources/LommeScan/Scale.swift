@@ -1,0 +1,118 @@
+import LommeImages
+
+/// Changing the size of a picture: zbar finds codes best when a module is a few
+/// pixels wide, so big photos are shrunk and tiny codes enlarged before scanning.
+extension GrayImage {
+    /// The picture shrunk by a whole `factor`, each output pixel the mean of a
+    /// `factor`×`factor` block (an area filter: no aliasing, and fast).
+    package func shrunk(by factor: Int) -> GrayImage {
+        precondition(factor >= 1)
+        guard factor > 1 else { return self }
+        let outWidth = width / factor, outHeight = height / factor
+        guard outWidth > 0, outHeight > 0 else { return self }
+        var output = [UInt8](repeating: 0, count: outWidth * outHeight)
+        var rowSums = [UInt32](repeating: 0, count: outWidth)
+        let area = UInt32(factor * factor), half = area / 2
+        pixels.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                rowSums.withUnsafeMutableBufferPointer { sums in
+                    for outY in 0..<outHeight {
+                        for x in 0..<outWidth { sums[x] = 0 }
+                        for dy in 0..<factor {
+                            let row = (outY * factor + dy) * width
+                            var x = 0
+                            for outX in 0..<outWidth {
+                                var sum: UInt32 = 0
+                                for _ in 0..<factor {
+                                    sum &+= UInt32(source[row + x])
+                                    x += 1
+                                }
+                                sums[outX] &+= sum
+                            }
+                        }
+                        let outRow = outY * outWidth
+                        for x in 0..<outWidth { target[outRow + x] = UInt8((sums[x] + half) / area) }
+                    }
+                }
+            }
+        }
+        return GrayImage(width: outWidth, height: outHeight, pixels: output)
+    }
+
+    /// The picture resampled to `newWidth`×`newHeight` by bilinear interpolation (for
+    /// enlarging, and for shrinking by less than two).
+    func resampled(width newWidth: Int, height newHeight: Int) -> GrayImage {
+        guard newWidth > 0, newHeight > 0, width > 0, height > 0 else { return GrayImage(width: 0, height: 0) }
+        if newWidth == width && newHeight == height { return self }
+        var output = [UInt8](repeating: 0, count: newWidth * newHeight)
+        let scaleX = Double(width) / Double(newWidth), scaleY = Double(height) / Double(newHeight)
+        // Source column pairs and 8-bit weights, computed once per column.
+        var x0 = [Int](repeating: 0, count: newWidth), wx = [Int](repeating: 0, count: newWidth)
+        for x in 0..<newWidth {
+            let sx = max(0, min(Double(width - 1), (Double(x) + 0.5) * scaleX - 0.5))
+            x0[x] = min(Int(sx), width - 2 < 0 ? 0 : width - 2)
+            wx[x] = Int(((sx - Double(x0[x])) * 256).rounded())
+        }
+        let w = width, h = height
+        pixels.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                for y in 0..<newHeight {
+                    let sy = max(0, min(Double(h - 1), (Double(y) + 0.5) * scaleY - 0.5))
+                    let y0 = min(Int(sy), max(0, h - 2))
+                    let y1 = min(y0 + 1, h - 1)
+                    let wy = Int(((sy - Double(y0)) * 256).rounded())
+                    let row0 = y0 * w, row1 = y1 * w, outRow = y * newWidth
+                    for x in 0..<newWidth {
+                        let a = x0[x], b = min(a + 1, w - 1), fx = wx[x]
+                        let top = Int(source[row0 + a]) * (256 - fx) + Int(source[row0 + b]) * fx
+                        let bottom = Int(source[row1 + a]) * (256 - fx) + Int(source[row1 + b]) * fx
+                        target[outRow + x] = UInt8((top * (256 - wy) + bottom * wy + 32768) >> 16)
+                    }
+                }
+            }
+        }
+        return GrayImage(width: newWidth, height: newHeight, pixels: output)
+    }
+
+    /// The picture scaled by `factor` (area filter for the whole part of a shrink,
+    /// bilinear for the rest).
+    package func scaled(by factor: Double) -> GrayImage {
+        guard factor > 0, abs(factor - 1) > 0.01 else { return self }
+        var image = self
+        var remaining = factor
+        if factor < 1 {
+            let whole = Int(1 / factor)
+            if whole >= 2 {
+                image = image.shrunk(by: whole)
+                remaining = factor * Double(whole)
+            }
+        }
+        if abs(remaining - 1) < 0.02 { return image }
+        return image.resampled(width: max(1, Int((Double(image.width) * remaining).rounded())),
+                               height: max(1, Int((Double(image.height) * remaining).rounded())))
+    }
+
+    /// The picture scaled so that its longer side is at most `side` pixels.
+    package func fitting(longSide side: Int) -> GrayImage {
+        let long = max(width, height)
+        guard long > side else { return self }
+        return scaled(by: Double(side) / Double(long))
+    }
+
+    /// The picture with a `border` of `fill` around it: the quiet zone a code cut
+    /// tight at the edge of a screenshot lacks.
+    package func padded(_ border: Int, fill: UInt8 = 255) -> GrayImage {
+        guard border > 0 else { return self }
+        let newWidth = width + 2 * border, newHeight = height + 2 * border
+        var output = [UInt8](repeating: fill, count: newWidth * newHeight)
+        output.withUnsafeMutableBufferPointer { target in
+            pixels.withUnsafeBufferPointer { source in
+                for y in 0..<height where width > 0 {
+                    let src = y * width, dst = (y + border) * newWidth + border
+                    (target.baseAddress! + dst).update(from: source.baseAddress! + src, count: width)
+                }
+            }
+        }
+        return GrayImage(width: newWidth, height: newHeight, pixels: output)
+    }
+}

@@ -1,0 +1,62 @@
+import LommeImages
+import Synchronization
+
+/// One picture being scanned and the versions of it the passes ask for, made once and
+/// shared: a shrunken view, a binarised view, a crop. Safe to use from the two worker
+/// threads (a version both ask for at once may be made twice; the first one stored wins).
+final class ScanSubject: Sendable {
+    /// Width and height of the picture at full resolution.
+    let fullWidth: Int
+    let fullHeight: Int
+    /// Makes the picture at 1/`reduce` of full size or larger (1, 2, 4 or 8), as cheaply as
+    /// the format allows: JPEGs through libjpeg's DCT scaling.
+    private let loader: @Sendable (Int) -> GrayImage?
+    private let cache = Mutex<[String: GrayImage]>([:])
+
+    init(image: GrayImage) {
+        fullWidth = image.width
+        fullHeight = image.height
+        loader = { _ in image }
+    }
+
+    init(fullWidth: Int, fullHeight: Int, loader: @escaping @Sendable (Int) -> GrayImage?) {
+        self.fullWidth = fullWidth
+        self.fullHeight = fullHeight
+        self.loader = loader
+    }
+
+    var fullLongSide: Int { max(fullWidth, fullHeight) }
+
+    /// A version made by `make` once, under `key`.
+    func memo(_ key: String, _ make: () -> GrayImage?) -> GrayImage? {
+        if let hit = cache.withLock({ $0[key] }) { return hit }
+        guard let made = make() else { return nil }
+        return cache.withLock { store in
+            if let other = store[key] { return other }
+            store[key] = made
+            return made
+        }
+    }
+
+    /// The picture at a resolution whose long side is at most `side` and as close to it as
+    /// possible (the full picture if it is smaller).
+    func view(longSide side: Int) -> GrayImage? {
+        let target = min(side, fullLongSide)
+        return memo("view\(target)") {
+            // A cheaper decode a little under the target is better than shrinking a larger one.
+            var reduce = 1
+            while reduce < 8 && fullLongSide * 4 / (reduce * 2) >= target * 3 { reduce *= 2 }
+            guard let source = memo("load\(reduce)", { loader(reduce) }) else { return nil }
+            return source.fitting(longSide: target)
+        }
+    }
+
+    /// The picture at the largest resolution at which a module of `module` full-size pixels
+    /// is still at least `minimum` pixels wide, with the factor from full-size coordinates.
+    func view(forModule module: Double, minimum: Double) -> (GrayImage, Double)? {
+        var reduce = 1
+        while reduce < 8 && module / Double(reduce * 2) >= minimum { reduce *= 2 }
+        guard let source = memo("load\(reduce)", { loader(reduce) }) else { return nil }
+        return (source, Double(source.width) / Double(fullWidth))
+    }
+}

@@ -1,0 +1,211 @@
+import Dispatch
+import LommeCore
+import LommeImages
+import Synchronization
+
+/// How hard to look.
+package struct ScanOptions: Sendable {
+    /// Overall time budget for one picture; nil for the pipeline's default.
+    package var deadline: Duration?
+    /// Run passes on two threads (each with its own zbar scanner).
+    package var parallel: Bool
+    /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
+    package var passes: [String]?
+
+    package init(deadline: Duration? = nil, parallel: Bool = true, passes: [String]? = nil) {
+        self.deadline = deadline
+        self.parallel = parallel
+        self.passes = passes
+    }
+}
+
+/// One QR payload found in a picture.
+package struct Decoded: Sendable, Equatable {
+    package let bytes: [UInt8]
+    /// `bytes` as text (`QRText.decode`).
+    package let text: String
+    /// Which pass found it, for diagnostics and the benchmark.
+    package let pass: String
+
+    package init(bytes: [UInt8], pass: String) {
+        self.bytes = bytes
+        self.text = QRText.decode(bytes)
+        self.pass = pass
+    }
+}
+
+/// The multi-pass QR decoder around zbar: cheapest and most productive passes first,
+/// stopping at the first payload the caller accepts.
+package enum Scanner {
+    /// The default budget for one picture.
+    package static let defaultDeadline: Duration = .milliseconds(2500)
+
+    /// How many passes run whatever the deadline says.
+    static let mandatoryPasses = 2
+
+    /// Names of the passes in the order they run.
+    package static var passNames: [String] { order }
+
+    /// All pass names known to the pipeline (for benchmarks).
+    package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
+
+    /// The pass order, from `bench/scan --matrix` (every pass alone on the corpus and on
+    /// both own photo sets) and a simulation of the two workers over those times, checked by
+    /// running the pipeline: plain and adaptive first (they run at once, whatever the
+    /// deadline), then the light-on-dark twins (dark-mode screens; the sharpened one is
+    /// cheap and reads blurred 1 MP screens), the global and Sauvola thresholds, the doubled
+    /// light-on-dark threshold (1 MP screens only), and the grid sampler before the slower
+    /// filters: it reads bent and tilted codes nothing else reads, and at the end of the list
+    /// it used to meet the deadline on 12 MP photos. Otsu stays after the local thresholds: it fails under uneven light,
+    /// which the corpus hardly has and phone photos often do.
+    static let order: [String] = [
+        "plain", "adaptive", "inverted", "up2", "adaptive-inv", "sharpened-inv", "otsu", "sauvola", "adaptive-up2-inv",
+        "grid", "up3", "grid-inv",
+        "denoised", "regions", "sharpened", "normalized", "adaptive-wide", "regions-bin", "stretched", "large",
+        "small", "full", "sharpened-up2", "adaptive-up2",
+    ]
+
+    /// Decodes every distinct QR payload in `image`; may return [].
+    ///
+    /// `accept` is the caller's plausibility check (does the payload parse as a
+    /// configuration?): a decode it accepts ends the search at once. Otherwise the passes go
+    /// on within the budget and every distinct payload found is returned, in the order found.
+    package static func scan(image: GrayImage, options: ScanOptions = .init(),
+                            accept: (Decoded) -> Bool = { _ in false }) -> [Decoded] {
+        run(ScanSubject(image: image), options: options, accept: accept)
+    }
+
+    /// Decodes every distinct QR payload in the picture at `path` (PNG, JPEG, WebP, PGM/PPM,
+    /// HEIC). A big JPEG is first decoded at a fraction of its size (libjpeg's DCT scaling),
+    /// and at more only when a pass needs it. Throws `LommeError` code 2 when the file cannot
+    /// be read or holds no code zbar can read.
+    package static func scan(path: String, options: ScanOptions = .init(),
+                            accept: (Decoded) -> Bool = { _ in false }) throws(LommeError) -> [Decoded] {
+        let bytes = try ImageLoader.read(path: path)
+        let size = try ImageLoader.size(bytes: bytes, name: path)
+        let long = max(size.width, size.height)
+        // The first view most passes use, loaded now so that a damaged file fails here.
+        var reduce = 1
+        while reduce < 8 && long * 4 / (reduce * 2) >= Pass.workingSide * 3 { reduce *= 2 }
+        let first = try ImageLoader.load(bytes: bytes, reduce: reduce, name: path)
+        let firstReduce = reduce
+        // Only JPEG decodes at a reduced size; any other format came back whole already.
+        let scalable = (try? ImageLoader.format(of: bytes, name: path)) == .jpeg
+        let subject = ScanSubject(fullWidth: size.width, fullHeight: size.height) { wanted in
+            if wanted == firstReduce || !scalable { return first }
+            return try? ImageLoader.load(bytes: bytes, reduce: wanted, name: path)
+        }
+        let found = run(subject, options: options, accept: accept)
+        if found.isEmpty {
+            throw .image("no QR code found in \(ImageLimits.display(path)) — take the photo again with the code "
+                + "filling about a third of the picture, sharp, evenly lit and without glare")
+        }
+        return found
+    }
+
+    static func run(_ subject: ScanSubject, options: ScanOptions, accept: (Decoded) -> Bool) -> [Decoded] {
+        let names = options.passes ?? order
+        let passes = names.compactMap { name in Pass.catalogue.first { $0.name == name } }
+        let clock = ContinuousClock()
+        let end = clock.now + (options.deadline ?? defaultDeadline)
+        let state = SearchState()
+        // `accept` is not Sendable: the workers report decodes, and only this thread judges them.
+        let judge: @Sendable (Decoded) -> Void = { decoded in state.report(decoded) }
+        if options.parallel && passes.count > 1 {
+            let group = DispatchGroup()
+            for _ in 0..<2 {
+                DispatchQueue.global().async(group: group) {
+                    worker(subject, passes, state: state, end: end, clock: clock, report: judge)
+                }
+            }
+            // Judge decodes as they come in. An accepted one stops both workers and ends the
+            // scan at once: the other worker may be inside a pass (a binarisation, a zbar scan)
+            // that cannot be interrupted, and waiting for it used to double the time of a
+            // picture the first pass reads. It finishes that pass on its own and takes no other.
+            while group.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+                if state.judge(accept) {
+                    state.stop()
+                    return state.results()
+                }
+            }
+            _ = state.judge(accept)
+        } else {
+            worker(subject, passes, state: state, end: end, clock: clock) { decoded in
+                state.report(decoded)
+                if state.judge(accept) { state.stop() }
+            }
+        }
+        return state.results()
+    }
+
+    /// Takes passes off the shared list in order until none is left, time is up or an
+    /// accepted decode stops the search.
+    static func worker(_ subject: ScanSubject, _ passes: [Pass], state: SearchState, end: ContinuousClock.Instant,
+                       clock: ContinuousClock, report: (Decoded) -> Void) {
+        let scanner = ZBarScanner()
+        while !state.stopped, let index = state.nextPass(below: passes.count) {
+            // The first passes always run, however loaded the machine: a clean picture must
+            // never come back "no QR code found" because the clock ran out. The budget
+            // bounds the rest.
+            let mandatory = index < mandatoryPasses
+            if !mandatory && clock.now >= end { break }
+            let pass = passes[index]
+            withoutActuallyEscaping(report) { report in
+                let trial = Trial(scanner: scanner, pass: pass.name,
+                                  isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
+                pass.run(subject, trial)
+            }
+        }
+    }
+}
+
+/// What the workers share: the next pass to take, the decodes found, whether to stop.
+final class SearchState: Sendable {
+    private struct Inner {
+        var next = 0
+        var found: [Decoded] = []
+        var judged = 0
+        var accepted = false
+        var stopped = false
+    }
+    private let inner = Mutex(Inner())
+
+    var stopped: Bool { inner.withLock { $0.stopped } }
+    func stop() { inner.withLock { $0.stopped = true } }
+
+    func nextPass(below count: Int) -> Int? {
+        inner.withLock { state in
+            guard state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+
+    /// Records a decode unless the same payload was found before.
+    func report(_ decoded: Decoded) {
+        inner.withLock { state in
+            if !state.found.contains(where: { $0.bytes == decoded.bytes }) { state.found.append(decoded) }
+        }
+    }
+
+    /// Runs `accept` over decodes not judged yet; true once one is accepted.
+    func judge(_ accept: (Decoded) -> Bool) -> Bool {
+        let (fresh, done) = inner.withLock { state -> ([Decoded], Bool) in
+            defer { state.judged = state.found.count }
+            return (Array(state.found[state.judged...]), state.accepted)
+        }
+        if done { return true }
+        if let winner = fresh.first(where: accept) {
+            // The accepted payload first, any others found so far after it.
+            inner.withLock { state in
+                state.accepted = true
+                state.found.removeAll { $0.bytes == winner.bytes }
+                state.found.insert(winner, at: 0)
+            }
+            return true
+        }
+        return false
+    }
+
+    func results() -> [Decoded] { inner.withLock { $0.found } }
+}

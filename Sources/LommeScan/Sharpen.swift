@@ -1,0 +1,19 @@
+import LommeImages
+
+/// A mild unsharp mask for slightly blurred photos: the difference from a small local
+/// mean is added back, steepening the edges zbar's scanner looks for.
+extension GrayImage {
+    package func sharpened(radius: Int = 1, amount: Int = 2) -> GrayImage {
+        let blurred = LocalStats.boxMean(self, radius: radius, squared: false)
+        var output = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            output.withUnsafeMutableBufferPointer { out in
+                for i in 0..<src.count {
+                    let p = Int(src[i])
+                    out[i] = UInt8(max(0, min(255, p + amount * (p - Int(blurred[i])))))
+                }
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: output)
+    }
+}

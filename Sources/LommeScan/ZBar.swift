@@ -1,0 +1,75 @@
+import CZbar
+import LommeImages
+
+/// One QR code zbar found: the raw bytes it holds and where its corners are.
+package struct Symbol: Sendable, Equatable {
+    package var bytes: [UInt8]
+    /// The corner points zbar reports, in the coordinates of the image it scanned.
+    package var corners: [(x: Int, y: Int)]
+
+    package init(bytes: [UInt8], corners: [(x: Int, y: Int)] = []) {
+        self.bytes = bytes
+        self.corners = corners
+    }
+
+    package static func == (a: Symbol, b: Symbol) -> Bool {
+        a.bytes == b.bytes && a.corners.elementsEqual(b.corners, by: { $0 == $1 })
+    }
+}
+
+/// A thin, safe layer over libzbar's image scanner, set up for QR codes only and for
+/// raw bytes (`ZBAR_CFG_BINARY`): zbar's own charset guessing garbles UTF-8, so the
+/// text is decoded by `QRText`. Not thread-safe: make one per thread.
+package final class ZBarScanner {
+    private let scanner: OpaquePointer
+
+    /// - Parameter inverted: also try light-on-dark codes (`ZBAR_CFG_TEST_INVERTED`).
+    package init(inverted: Bool = false, density: Int32 = 1) {
+        scanner = zbar_image_scanner_create()
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1)
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
+        if inverted {
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_TEST_INVERTED, 1)
+        }
+    }
+
+    deinit { zbar_image_scanner_destroy(scanner) }
+
+    /// zbar's name for 8-bit grey, `zbar_fourcc('Y','8','0','0')` (a C macro Swift cannot call).
+    static let y800: UInt = UInt(UInt8(ascii: "Y")) | UInt(UInt8(ascii: "8")) << 8
+        | UInt(UInt8(ascii: "0")) << 16 | UInt(UInt8(ascii: "0")) << 24
+
+    /// Every QR code zbar reads in `image`.
+    package func scan(_ image: GrayImage) -> [Symbol] {
+        guard image.width > 0, image.height > 0 else { return [] }
+        guard let zimage = zbar_image_create() else { return [] }
+        defer { zbar_image_destroy(zimage) }
+        zbar_image_set_format(zimage, ZBarScanner.y800)
+        zbar_image_set_size(zimage, UInt32(image.width), UInt32(image.height))
+        return image.pixels.withUnsafeBufferPointer { buffer -> [Symbol] in
+            // zbar only reads the buffer; it is not freed by zbar (no cleanup handler).
+            zbar_image_set_data(zimage, buffer.baseAddress, UInt(buffer.count), nil)
+            guard zbar_scan_image(scanner, zimage) > 0 else { return [] }
+            var symbols: [Symbol] = []
+            var symbol = zbar_image_first_symbol(zimage)
+            while let current = symbol {
+                if zbar_symbol_get_type(current) == ZBAR_QRCODE, let data = zbar_symbol_get_data(current) {
+                    let length = Int(zbar_symbol_get_data_length(current))
+                    let bytes = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+                        Array(UnsafeBufferPointer(start: $0, count: length))
+                    }
+                    var corners: [(x: Int, y: Int)] = []
+                    for index in 0..<zbar_symbol_get_loc_size(current) {
+                        corners.append((Int(zbar_symbol_get_loc_x(current, index)), Int(zbar_symbol_get_loc_y(current, index))))
+                    }
+                    symbols.append(Symbol(bytes: bytes, corners: corners))
+                }
+                symbol = zbar_symbol_next(current)
+            }
+            return symbols
+        }
+    }
+}

@@ -1,3 +1,0 @@
-public enum LommeVersion {
-    public static let string = "0.1.0"
-}

@@ -1,0 +1,62 @@
+import Glibc
+import LommeCore
+
+/// Where `issue` gets the config from: a JSON file, standard input, or questions on the
+/// terminal (the secret typed with echo off). Never from argv.
+package enum ConfigInput {
+    /// The largest config file read; a config is a few hundred bytes.
+    package static let maximumSize = 64 * 1024
+
+    /// Reads `path` (`-` for standard input) and parses it as a config.
+    package static func read(from path: String, checksums: Bool) throws(LommeError) -> Config {
+        let bytes = try readSmallFile(path, limit: maximumSize, what: "config file")
+        let name = path == "-" ? "standard input" : path
+        do {
+            return try Config(jsonBytes: bytes, checksums: checksums)
+        } catch {
+            throw LommeError(error.code, "\(name): \(error.message)")
+        }
+    }
+
+    /// Asks for the four fields on the terminal.
+    package static func prompt(checksums: Bool) throws(LommeError) -> Config {
+        // PART2: prompts on the terminal; questions should go through a protocol the CLI implements.
+        guard Prompt.isAvailable else {
+            throw LommeError.usage("no terminal to ask for the config on; give it as JSON with --from FILE or --from -")
+        }
+        func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+        let clientId = text(try Prompt.ask("clientId: "))
+        let clientSecret = text(try Prompt.ask("clientSecret (not shown): ", echo: false))
+        let userId = text(try Prompt.ask("userId (national id, 11 digits): "))
+        let accountNr = text(try Prompt.ask("accountNr (11 digits): "))
+        let config = Config(
+            clientId: clientId, clientSecret: clientSecret,
+            userId: NorwegianNumbers.normalize(userId), accountNr: NorwegianNumbers.normalize(accountNr))
+        try config.validate(checksums: checksums)
+        return config
+    }
+
+    /// Reads a whole file, or standard input for `-`, refusing more than `limit` bytes.
+    package static func readSmallFile(_ path: String, limit: Int, what: String) throws(LommeError) -> [UInt8] {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw LommeError.failure("cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { if path != "-" { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw LommeError.failure("cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit {
+                throw LommeError.failure("the \(what) \(path) is larger than \(limit / 1024) KiB; is it the right file?")
+            }
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,116 @@
+import LommeCore
+
+/// "Give me an access token for this vault": the cached one while it is valid and the
+/// vault is open (an unlocked session, or a passphrase given now), else the
+/// client-credentials grant with the config's id and secret.
+package enum TokenService {
+    package struct Timeouts: Sendable {
+        package var connect: Double
+        package var total: Double
+        package init(connect: Double = 5, total: Double = 20) {
+            self.connect = min(connect, total)
+            self.total = total
+        }
+    }
+
+    package struct Outcome: Sendable {
+        package var token: AccessToken
+        /// Seconds the token still lives (nil when the endpoint did not say).
+        package var remaining: UInt64?
+        package var fromCache: Bool
+    }
+
+    nonisolated(unsafe) static var toldUnavailable = false
+
+    static func tellUnavailable(_ problem: Keyring.Unavailable) {
+        guard !toldUnavailable else { return }
+        toldUnavailable = true
+        // PART2: prints a notice; the CLI should say it.
+        Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the token is not cached, so every call asks the token endpoint")
+    }
+
+    /// - Parameters:
+    ///   - opened: the vault, opened by its session or a passphrase: a cached token is
+    ///     served only to a caller that could open the vault, and lives no longer than
+    ///     the session it was fetched in.
+    ///   - config: the config `opened` holds.
+    ///   - explicitURL: `--url`, already checked; nil means the config's `tokenUrl`.
+    ///   - refresh: skip (and drop) the cached token.
+    package static func obtain(_ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
+                              timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
+        let fingerprint = TokenCache.fingerprint(opened.sealed.bytes)
+        let vaultID = Session.vaultID(salt: opened.sealed.header.salt)
+        let description = TokenCache.description(vaultID: vaultID, url: explicitURL?.text)
+        var cacheUsable = true
+        do {
+            if refresh {
+                try TokenCache.forget(description)
+            } else if let entry = try TokenCache.lookup(description, fingerprint: fingerprint) {
+                return Outcome(token: entry.token, remaining: entry.token.expiresIn, fromCache: true)
+            }
+        } catch {
+            tellUnavailable(error)
+            cacheUsable = false
+        }
+
+        let url: TokenURL
+        if let explicitURL {
+            url = explicitURL
+        } else if let text = config.tokenURL {
+            url = try TokenURL(text, source: "the config's tokenUrl")
+        } else {
+            throw LommeError.failure("no token URL: pass --url or put tokenUrl in the config")
+        }
+        let requested = TokenCache.nowMilliseconds()
+        let token = try fetch(url, config: config, timeouts: timeouts)
+        var remaining = token.expiresIn
+        if cacheUsable {
+            let sessionEnd = opened.sessionDeadline.map { TokenCache.bootMilliseconds(unixSeconds: $0) }
+            do {
+                if let entry = try TokenCache.store(description, fingerprint: fingerprint, token: token, requested: requested,
+                                                    notAfter: sessionEnd) {
+                    remaining = entry.remaining()
+                }
+            } catch {
+                tellUnavailable(error)
+            }
+        }
+        return Outcome(token: token, remaining: remaining, fromCache: false)
+    }
+
+    /// One client-credentials request; every failure is one line without a secret.
+    package static func fetch(_ url: TokenURL, config: Config, timeouts: Timeouts) throws(LommeError) -> AccessToken {
+        let authorization = TokenRequest.basicAuthorization(clientId: config.clientId, clientSecret: config.clientSecret)
+        let endpoint = "the token endpoint \(url.shown)"
+        let answer: HTTPClient.Answer
+        do {
+            answer = try HTTPClient.postForm(url, authorization: authorization, body: TokenRequest.body,
+                                             connectTimeout: timeouts.connect, totalTimeout: timeouts.total)
+        } catch {
+            throw message(for: error, endpoint: endpoint, timeouts: timeouts)
+        }
+        return try TokenResponse.interpret(status: answer.status, body: answer.body, contentType: answer.contentType, endpoint: endpoint)
+    }
+
+    static func message(for failure: HTTPClient.Failure, endpoint: String, timeouts: Timeouts) -> LommeError {
+        func seconds(_ value: Double) -> String {
+            value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        }
+        switch failure {
+        case .noLibrary(let detail):
+            return LommeError.failure("`token` needs libcurl: \(detail)")
+        case .unreachable(let detail):
+            return LommeError(.token, "cannot reach \(endpoint): \(detail)")
+        case .timeout:
+            return LommeError(.token, "\(endpoint) did not answer in time (connect \(seconds(timeouts.connect)), total \(seconds(timeouts.total))); check the network, or raise --timeout")
+        case .tls(let detail):
+            return LommeError(.token, "TLS with \(endpoint) failed: \(detail); check the URL and the system's CA certificates")
+        case .tooLarge:
+            return LommeError(.token, "\(endpoint) sent an answer larger than \(HTTPClient.maximumAnswer / 1024) KiB; that is not a token")
+        case .refusedURL(let detail):
+            return LommeError.failure("cannot use the token URL: \(detail)")
+        case .other(let detail):
+            return LommeError(.token, "the request to \(endpoint) failed: \(detail)")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Glibc
+import LommeCore
+
+/// Where a passphrase comes from: the terminal (no echo), a file descriptor, or a
+/// file. Never argv, never an environment variable.
+package enum PassphraseSource: Sendable, Equatable {
+    case terminal
+    case descriptor(Int32)
+    case file(String)
+
+    package static let minimumLength = 8
+    package static let maximumLength = 4096
+
+    /// The first line of the fd or file (without its line end). Read one byte at a
+    /// time straight into locked memory, so nothing past the line is consumed.
+    package func readLine() throws(LommeError) -> SecureBytes {
+        let descriptor: Int32
+        let label: String
+        switch self {
+        case .terminal:
+            preconditionFailure("terminal passphrases are asked, not read")
+        case .descriptor(let fd):
+            descriptor = fd
+            label = "file descriptor \(fd)"
+        case .file(let path):
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            label = path
+            guard descriptor >= 0 else {
+                throw LommeError.failure("cannot read the passphrase file \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { if case .file = self { close(descriptor) } }
+        let buffer = SecureBytes(count: PassphraseSource.maximumLength + 1)
+        var length = 0
+        let failure: Int32? = buffer.withUnsafeMutableBytes { raw -> Int32? in
+            while length <= PassphraseSource.maximumLength {
+                let count = read(descriptor, raw.baseAddress! + length, 1)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if count == 0 || raw[length] == 0x0A { break }
+                length += 1
+            }
+            return nil
+        }
+        if let failure {
+            throw LommeError.failure("cannot read the passphrase from \(label): \(String(cString: strerror(failure)))")
+        }
+        guard length <= PassphraseSource.maximumLength else {
+            throw LommeError.failure("the passphrase from \(label) is longer than \(PassphraseSource.maximumLength) bytes")
+        }
+        if length > 0, buffer.withUnsafeBytes({ $0[length - 1] }) == 0x0D { length -= 1 }
+        guard length > 0 else { throw LommeError.failure("the passphrase from \(label) is empty") }
+        return buffer.slice(0..<length)
+    }
+}
+
+/// Asking for passphrases.
+package enum Passphrase {
+    /// A passphrase to open an existing vault, from `source`.
+    package static func existing(_ source: PassphraseSource, prompt: String) throws(LommeError) -> SecureBytes {
+        switch source {
+        case .terminal:
+            // PART2: prompts on the terminal.
+            var typed = try Prompt.ask(prompt, echo: false)
+            defer { SecureBytes.wipe(&typed) }
+            guard !typed.isEmpty else { throw LommeError(.wrongPassphrase, "no passphrase was typed") }
+            return SecureBytes(copying: typed)
+        default:
+            return try source.readLine()
+        }
+    }
+
+    /// A new passphrase: on a terminal typed twice, at least `minimumLength` long (three
+    /// tries), with a warning when it is weak; from an fd or file read once.
+    package static func new(_ source: PassphraseSource, what: String = "New passphrase") throws(LommeError) -> SecureBytes {
+        guard source == .terminal else {
+            let phrase = try source.readLine()
+            try checkLength(phrase)
+            warnIfWeak(phrase)
+            return phrase
+        }
+        for _ in 0..<3 {
+            // PART2: prompts and prints on the terminal.
+            var first = try Prompt.ask("\(what): ", echo: false)
+            defer { SecureBytes.wipe(&first) }
+            let phrase = SecureBytes(copying: first)
+            do {
+                try checkLength(phrase)
+            } catch {
+                Terminal.info(error.message)
+                continue
+            }
+            warnIfWeak(phrase)
+            var second = try Prompt.ask("Repeat it: ", echo: false)
+            defer { SecureBytes.wipe(&second) }
+            if SecureBytes(copying: second).isEqual(to: phrase) { return phrase }
+            Terminal.info("The two passphrases differ; try again.")
+        }
+        throw LommeError.failure("no passphrase was set (three tries); run the command again")
+    }
+
+    static func checkLength(_ phrase: SecureBytes) throws(LommeError) {
+        let characters = phrase.withUnsafeBytes { bytes in bytes.filter { $0 & 0xC0 != 0x80 }.count }
+        guard characters >= PassphraseSource.minimumLength else {
+            throw LommeError.failure("the passphrase is too short: use at least \(PassphraseSource.minimumLength) characters (four random words are better)")
+        }
+    }
+
+    /// Weak: shorter than 12 characters, or made of one kind of character only.
+    package static func isWeak(_ phrase: SecureBytes) -> Bool {
+        phrase.withUnsafeBytes { bytes in
+            var kinds = Set<Int>()
+            for byte in bytes {
+                switch byte {
+                case 0x61...0x7A: kinds.insert(0)
+                case 0x41...0x5A: kinds.insert(1)
+                case 0x30...0x39: kinds.insert(2)
+                default: kinds.insert(3)
+                }
+            }
+            let distinct = Set(bytes).count
+            return bytes.count < 12 || kinds.count < 2 && bytes.count < 20 || distinct < 5
+        }
+    }
+
+    static func warnIfWeak(_ phrase: SecureBytes) {
+        if isWeak(phrase) {
+            // PART2: prints a warning.
+            Terminal.info("warning: this passphrase is weak; a longer one, such as four or more random words, is much harder to guess")
+        }
+    }
+}

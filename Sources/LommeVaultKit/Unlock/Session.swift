@@ -1,0 +1,219 @@
+import Glibc
+import LommeCore
+
+/// How a command may get the vault key.
+package struct UnlockOptions: Sendable {
+    /// Where a passphrase comes from when one is needed (default: the terminal).
+    package var source: PassphraseSource
+    /// Never prompt: locked means exit 3.
+    package var noPrompt: Bool
+
+    package init(source: PassphraseSource = .terminal, noPrompt: Bool = false) {
+        self.source = source
+        self.noPrompt = noPrompt
+    }
+}
+
+/// A vault opened with its key.
+package struct OpenedVault: Sendable {
+    package let store: VaultStore
+    package let sealed: VaultFormat.Sealed
+    package let master: SecureBytes
+    package var contents: VaultContents
+    /// True when the key came from an unlocked session.
+    package let fromKeyring: Bool
+    /// That session's hard deadline (Unix seconds); nil when a passphrase opened the vault.
+    package var sessionDeadline: UInt64? = nil
+}
+
+/// "Get me the vault key": the unlocked session in the kernel keyring first, else a
+/// passphrase (fd, file, or the terminal), else exit 3.
+package enum Session {
+    /// The hard limit of an unlocked session, however often it is used.
+    package static let hardLimit: UInt32 = 12 * 3600
+    package static let defaultIdle: UInt32 = 600
+
+    nonisolated(unsafe) static var toldUnavailable = false
+
+    /// Says once per run that the keyring is refused here.
+    static func tellUnavailable(_ problem: Keyring.Unavailable) {
+        guard !toldUnavailable else { return }
+        toldUnavailable = true
+        // PART2: prints a notice.
+        Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the vault cannot stay unlocked, so the passphrase is asked each time")
+    }
+
+    /// What every session key's description starts with.
+    package static let keyPrefix = "lomme-vault:"
+
+    /// The id the vault carries, for naming its keys: hex(BLAKE2b-128(salt)). The salt is
+    /// random and in the header, so a vault that is moved or renamed keeps its id, and
+    /// `passwd` (new salt) gives it a new one.
+    package static func vaultID(salt: [UInt8]) -> String {
+        Sodium.hex(Sodium.blake2b(salt, length: 16))
+    }
+
+    /// `lomme-vault:` + the vault id. Not the path: `lock` must find the session of a
+    /// vault that was moved since it was unlocked.
+    package static func keyDescription(salt: [UInt8]) -> String {
+        keyPrefix + vaultID(salt: salt)
+    }
+
+    /// The same name; the store plays no part in it.
+    package static func keyDescription(_ store: VaultStore, salt: [UInt8]) -> String {
+        keyDescription(salt: salt)
+    }
+
+    package struct Payload {
+        var master: SecureBytes
+        package var deadline: UInt64
+        package var idle: UInt32
+
+        static let length = 45
+
+        package func encoded() -> SecureBytes {
+            let out = SecureBytes(count: Payload.length)
+            out.withUnsafeMutableBytes { buffer in
+                buffer[0] = 1
+                master.withUnsafeBytes { buffer.baseAddress!.advanced(by: 1).copyMemory(from: $0.baseAddress!, byteCount: 32) }
+                withUnsafeBytes(of: deadline.littleEndian) { buffer.baseAddress!.advanced(by: 33).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+                withUnsafeBytes(of: idle.littleEndian) { buffer.baseAddress!.advanced(by: 41).copyMemory(from: $0.baseAddress!, byteCount: 4) }
+            }
+            return out
+        }
+
+        init(master: SecureBytes, deadline: UInt64, idle: UInt32) {
+            self.master = master
+            self.deadline = deadline
+            self.idle = idle
+        }
+
+        package init?(_ bytes: SecureBytes) {
+            guard bytes.count == Payload.length, bytes.withUnsafeBytes({ $0[0] }) == 1 else { return nil }
+            master = bytes.slice(1..<33)
+            (deadline, idle) = bytes.withUnsafeBytes { raw in
+                (raw[33..<41].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+                 raw[41..<45].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            }
+        }
+    }
+
+    /// The state of an unlocked session, for `status`.
+    package struct State: Sendable {
+        package var idle: UInt32
+        package var deadline: UInt64
+        package var kernelTimeout: String?
+    }
+
+    static func now() -> UInt64 { UInt64(time(nil)) }
+
+    /// The unlocked key for `sealed`, if there is a session: refreshes its timeout to
+    /// min(idle, deadline − now). A key past its deadline or not matching the vault
+    /// is removed.
+    package static func fromKeyring(_ store: VaultStore, _ sealed: VaultFormat.Sealed, refresh: Bool = true) -> (master: SecureBytes, state: State)? {
+        let description = keyDescription(salt: sealed.header.salt)
+        let id: Keyring.KeyID
+        do {
+            guard let found = try Keyring.find(description) else { return nil }
+            id = found
+        } catch {
+            tellUnavailable(error)
+            return nil
+        }
+        guard let raw = Keyring.read(id), let payload = Payload(raw) else { return nil }
+        let current = now()
+        guard payload.deadline > current, VaultFormat.matches(sealed, master: payload.master) else {
+            Keyring.remove(id)
+            return nil
+        }
+        if refresh {
+            Keyring.setTimeout(id, UInt32(min(UInt64(payload.idle), payload.deadline - current)))
+        }
+        return (payload.master, State(idle: payload.idle, deadline: payload.deadline, kernelTimeout: Keyring.timeoutText(id)))
+    }
+
+    /// Reads and opens the vault: keyring first, then a passphrase.
+    package static func open(_ store: VaultStore, _ options: UnlockOptions, useKeyring: Bool = true) throws(LommeError) -> OpenedVault {
+        let sealed = try VaultFormat.parse(try store.read())
+        if useKeyring, let (master, state) = fromKeyring(store, sealed) {
+            let plaintext = try VaultFormat.open(sealed, master: master)
+            return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
+                               fromKeyring: true, sessionDeadline: state.deadline)
+        }
+        let master = try deriveWithPassphrase(store, sealed, options)
+        let plaintext = try VaultFormat.open(sealed, master: master)
+        return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext), fromKeyring: false)
+    }
+
+    /// Asks for the passphrase (three tries on a terminal) and returns the master key
+    /// once the key check matches.
+    package static func deriveWithPassphrase(_ store: VaultStore, _ sealed: VaultFormat.Sealed, _ options: UnlockOptions, prompt: String? = nil) throws(LommeError) -> SecureBytes {
+        if options.source == .terminal {
+            // PART2: prompts for the passphrase.
+            guard !options.noPrompt, Prompt.isAvailable else {
+                throw LommeError(.locked, "the vault is locked; run `lomme-vault unlock` in a terminal, or give the passphrase with --passphrase-fd or --passphrase-file")
+            }
+        }
+        let tries = options.source == .terminal ? 3 : 1
+        for attempt in 1...tries {
+            let phrase = try Passphrase.existing(options.source, prompt: prompt ?? "Passphrase for \(store.path): ")
+            let master = try deriveShowingProgress(phrase, sealed.header)
+            if VaultFormat.matches(sealed, master: master) { return master }
+            // PART2: prints to the terminal.
+            if attempt < tries { Terminal.info("Wrong passphrase; try again.") }
+        }
+        throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path)\(tries > 1 ? " (\(tries) tries)" : ""); try again")
+    }
+
+    /// Runs the KDF, with a one-line "unlocking…" on stderr when it is a terminal.
+    package static func deriveShowingProgress(_ phrase: SecureBytes, _ header: VaultFormat.Header) throws(LommeError) -> SecureBytes {
+        // PART2: writes progress to the terminal.
+        let show = Terminal.isTerminal(STDERR_FILENO)
+        if show { Terminal.write("unlocking…", to: STDERR_FILENO) }
+        defer { if show { Terminal.write("\r\u{1B}[K", to: STDERR_FILENO) } }
+        return try KDF.derive(passphrase: phrase, salt: header.salt, limits: header.limits)
+    }
+
+    /// Keeps `master` in the keyring for `idle` seconds of non-use, until `deadline` at the
+    /// latest. Only a caller that has just proven the passphrase passes nil, which sets a
+    /// new deadline 12 h from now; a caller holding a key from a live session passes that
+    /// session's deadline, so using the session never pushes its end back.
+    /// Returns the deadline kept.
+    @discardableResult
+    package static func store(_ store: VaultStore, _ sealed: VaultFormat.Sealed, master: SecureBytes, idle: UInt32,
+                             deadline existing: UInt64?) throws(Keyring.Unavailable) -> UInt64 {
+        let current = now()
+        let deadline = min(existing ?? UInt64.max, current + UInt64(hardLimit))
+        guard deadline > current else { throw Keyring.Unavailable(reason: "the session has just ended") }
+        let payload = Payload(master: master, deadline: deadline, idle: idle).encoded()
+        _ = try Keyring.add(keyDescription(salt: sealed.header.salt), payload: payload,
+                            timeout: UInt32(min(UInt64(idle), deadline - current)))
+        return deadline
+    }
+
+    /// Removes the session of `salt`'s vault; false when there was none.
+    @discardableResult
+    package static func lock(_ store: VaultStore, salt: [UInt8]) throws(Keyring.Unavailable) -> Bool {
+        guard let id = try Keyring.find(keyDescription(salt: salt)) else { return false }
+        Keyring.remove(id)
+        return true
+    }
+
+    /// Removes every session and every cached token of this user, whatever vault they
+    /// belong to (`lock --all`). Returns how many sessions and tokens went.
+    package static func lockAll() throws(Keyring.Unavailable) -> (sessions: Int, tokens: Int) {
+        if Keyring.disabled { throw Keyring.unavailable(0) }
+        var sessions = 0, tokens = 0
+        for (id, description) in Keyring.userKeys(type: "user") {
+            if description.hasPrefix(keyPrefix) {
+                sessions += 1
+            } else if description.hasPrefix(TokenCache.prefix) {
+                tokens += 1
+            } else {
+                continue
+            }
+            Keyring.remove(id)
+        }
+        return (sessions, tokens)
+    }
+}

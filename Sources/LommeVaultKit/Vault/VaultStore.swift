@@ -1,0 +1,228 @@
+import Glibc
+import LommeCore
+
+/// Where the vault lives and how it is read and written: mode 0600 in a 0700
+/// directory that no other user can write (`FolderCheck`), atomic replace (temp file →
+/// fsync → rename → fsync directory), one `.bak`, writers serialised by an exclusive
+/// `flock` on `PATH.lock`.
+package struct VaultStore: Sendable {
+    package let path: String
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    /// `--vault`, else `LOMME_VAULT`, else `$XDG_DATA_HOME/lomme-vault/vault`, else
+    /// `~/.local/share/lomme-vault/vault`.
+    package static func resolve(option: String?, environment: [String: String]) throws(LommeError) -> VaultStore {
+        if let option, !option.isEmpty { return VaultStore(path: option) }
+        if let value = environment["LOMME_VAULT"], !value.isEmpty { return VaultStore(path: value) }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return VaultStore(path: data + "/lomme-vault/vault")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw LommeError.failure("cannot find the vault: HOME is not set; pass --vault PATH or set LOMME_VAULT")
+        }
+        return VaultStore(path: home + "/.local/share/lomme-vault/vault")
+    }
+
+    package var directory: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+
+    var name: String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    package var backupPath: String { path + ".bak" }
+    package var lockPath: String { path + ".lock" }
+
+    package var exists: Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// The canonical path of the vault file (for naming its keyring key).
+    package var realPath: String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Reads the vault file's bytes, refusing one that others can read. Exit 6 when
+    /// there is none.
+    package func read() throws(LommeError) -> [UInt8] {
+        try FolderCheck.check(directory)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT {
+                throw LommeError(.notFound, "no vault at \(path); create one with `lomme-vault init` or `lomme-vault import`")
+            }
+            if code == ELOOP {
+                throw LommeError.failure("\(path) is a symbolic link; lomme-vault opens only a real file (pass the link's target with --vault)")
+            }
+            throw LommeError.failure("cannot open the vault \(path): \(String(cString: strerror(code)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LommeError.failure("\(path) is not a regular file")
+        }
+        guard info.st_uid == getuid() else {
+            throw LommeError.failure("the vault \(path) belongs to another user (uid \(info.st_uid)); refusing to use it")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw LommeError.failure("the vault \(path) has mode \(mode), so other users may read it; run `chmod 600 \(path)` and try again")
+        }
+        guard info.st_size <= off_t(VaultFormat.maximumFileLength) else {
+            throw LommeError(.damaged, "the vault file is damaged (it is larger than 1 MiB); restore it from the .bak next to it or re-import")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw LommeError.failure("cannot read the vault \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+            if bytes.count > VaultFormat.maximumFileLength { break }
+        }
+        return bytes
+    }
+
+    /// Creates the vault's directory (0700) when it is missing.
+    func makeDirectory() throws(LommeError) {
+        var parts: [String] = []
+        var current = directory
+        var info = stat()
+        while stat(current, &info) != 0 {
+            guard errno == ENOENT else { break }
+            parts.append(current)
+            guard let slash = current.lastIndex(of: "/"), slash != current.startIndex else { break }
+            current = String(current[..<slash])
+        }
+        for dir in parts.reversed() {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                throw LommeError.failure("cannot create the directory \(dir): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Runs `body` holding the exclusive write lock (`PATH.lock`, `flock`).
+    package func withWriteLock<R>(_ body: () throws(LommeError) -> R) throws(LommeError) -> R {
+        try makeDirectory()
+        try FolderCheck.check(directory)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP {
+                throw LommeError.failure("the lock file \(lockPath) is a symbolic link; remove it (`rm \(lockPath)`) and try again")
+            }
+            throw LommeError.failure("cannot create the lock file \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }  // closing releases the lock
+        try FolderCheck.checkLockFile(descriptor, path: lockPath)
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw LommeError.failure("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+            }
+        }
+        removeLeftovers()
+        return try body()
+    }
+
+    /// Temp files of writers that were killed (`kill -9`, a crash, power loss) between
+    /// creating them and renaming them: `.NAME.tmp-PID-RANDOM` and `.NAME.bak-PID-RANDOM`.
+    /// Only a writer holding the lock makes them, so whoever holds it may remove them.
+    /// Returns the names removed.
+    @discardableResult
+    func removeLeftovers() -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        let prefixes = ["." + name + ".tmp-", "." + name + ".bak-"]
+        var removed: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard prefixes.contains(where: { entryName.hasPrefix($0) }) else { continue }
+            if unlink(directory + "/" + entryName) == 0 { removed.append(entryName) }
+        }
+        return removed
+    }
+
+    /// What becomes of the `.bak` when the vault is replaced.
+    package enum Backup: Sendable {
+        /// The current vault becomes the `.bak` (every ordinary write).
+        case previous
+        /// The new vault becomes the `.bak` too, before it replaces the vault (`passwd`:
+        /// no file under the old passphrase stays behind).
+        case same
+    }
+
+    /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak`
+    /// (or, with `.same`, the new one). Call inside `withWriteLock`.
+    package func write(_ bytes: [UInt8], backup: Backup = .previous) throws(LommeError) {
+        try makeDirectory()
+        func failed(_ what: String, _ code: Int32 = errno) -> LommeError {
+            LommeError.failure("cannot write the vault \(path) (\(what): \(String(cString: strerror(code)))); the old vault is unchanged")
+        }
+        let suffix = Sodium.hex(Sodium.randomBytes(6))
+        let temp = directory + "/." + name + ".tmp-\(getpid())-" + suffix
+        let descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw failed("create \(temp)") }
+        var keep = false
+        defer { if !keep { unlink(temp) } }
+        var offset = 0
+        let writeError: LommeError? = bytes.withUnsafeBytes { buffer -> LommeError? in
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return failed("write")
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let writeError { close(descriptor); throw writeError }
+        guard fsync(descriptor) == 0 else {
+            let code = errno  // before close() can change it
+            close(descriptor)
+            throw failed("fsync", code)
+        }
+        guard close(descriptor) == 0 else { throw failed("close") }
+        if backup == .same || exists {
+            // The current vault (or, with `.same`, the new one) becomes the .bak: a hard
+            // link under a temp name, renamed over the old .bak, so the .bak too is always
+            // whole. With `.same` this comes before the vault is replaced: a crash in
+            // between leaves the old vault and a .bak under the new passphrase, both whole.
+            let backupTemp = directory + "/." + name + ".bak-\(getpid())-" + suffix
+            var replaced = false
+            if link(backup == .same ? temp : path, backupTemp) == 0 {
+                replaced = rename(backupTemp, backupPath) == 0
+                // When the .bak already is the vault (a writer killed between its two
+                // renames leaves them as one file), rename() succeeds without doing
+                // anything and the temp name stays: remove it whatever happened.
+                unlink(backupTemp)
+            }
+            // A .bak under the old passphrase must not outlive `passwd`: no .bak rather than that one.
+            if backup == .same && !replaced && unlink(backupPath) != 0 && errno != ENOENT {
+                throw failed("replace \(backupPath)")
+            }
+        }
+        guard rename(temp, path) == 0 else { throw failed("rename") }
+        keep = true
+        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Glibc
+import LommeCore
+import LommeTestSupport
+import Testing
+
+func hexFixture(_ name: String) -> [UInt8] {
+    Sodium.unhex(String(decoding: fixture(name), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "")!
+}
+
+@Suite("Vault format")
+struct VaultFormatTests {
+    let passphrase = SecureBytes(copying: Array("correct horse battery staple".utf8))
+    let header = VaultFormat.Header(limits: .minimum, salt: Array(0..<16), nonce: Array(0x10..<0x28))
+
+    @Test func vectorMasterKey() throws {
+        let master = try KDF.derive(passphrase: passphrase, salt: header.salt, limits: header.limits)
+        #expect(master.bytes == hexFixture("master.hex"))
+    }
+
+    @Test func vectorSealsToTheExactBytes() throws {
+        let master = SecureBytes(copying: hexFixture("master.hex"))
+        let sealed = VaultFormat.seal(SecureBytes(copying: fixture("plaintext.json")), master: master, header: header)
+        #expect(sealed == fixture("vault"))
+        #expect(sealed == hexFixture("vault.hex"))
+    }
+
+    @Test func vectorOpens() throws {
+        let sealed = try VaultFormat.parse(fixture("vault"))
+        #expect(sealed.header == header)
+        let opened = try VaultFormat.open(sealed, passphrase: passphrase)
+        #expect(opened.plaintext.bytes == fixture("plaintext.json"))
+        let contents = try VaultContents(plaintext: opened.plaintext)
+        #expect(contents.config?.clientId == "demo-client")
+        #expect(contents.config?.clientSecret == "s3cret ' value")
+        #expect(contents.config?.value(of: "name") == "blåbær")
+        #expect(contents.created == "2025-01-31T12:00:00Z")
+    }
+
+    @Test func wrongPassphraseIsFour() throws {
+        let sealed = try VaultFormat.parse(fixture("vault"))
+        #expect(throws: LommeError.self) { try VaultFormat.open(sealed, passphrase: SecureBytes(copying: Array("wrong horse".utf8))) }
+        do {
+            _ = try VaultFormat.open(sealed, passphrase: SecureBytes(copying: Array("wrong horse".utf8)))
+        } catch {
+            #expect(error.code == .wrongPassphrase)
+        }
+    }
+
+    /// Every single-byte change (three different flips at every offset) and every
+    /// truncation gives 4 or 5 — never success, never another code, never a crash.
+    @Test func everySingleByteCorruptionIsFourOrFive() {
+        let original = fixture("vault")
+        #expect(original.count == 368)
+        var codes: [LommeError.Code: Int] = [:]
+        func attempt(_ bytes: [UInt8]) {
+            do {
+                let sealed = try VaultFormat.parse(bytes)
+                _ = try VaultFormat.open(sealed, passphrase: passphrase)
+                Issue.record("a corrupted vault opened")
+            } catch {
+                codes[error.code, default: 0] += 1
+                #expect(error.code == .wrongPassphrase || error.code == .damaged, "\(error.message)")
+            }
+        }
+        for offset in original.indices {
+            for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                var bytes = original
+                bytes[offset] ^= flip
+                attempt(bytes)
+            }
+        }
+        for length in 0..<original.count { attempt(Array(original[0..<length])) }
+        attempt(original + [0])
+        // Header bytes after the limits and the check are caught by the key check (4);
+        // the body, the AEAD (5).
+        #expect(codes[.wrongPassphrase, default: 0] > 0 && codes[.damaged, default: 0] > 0)
+    }
+
+    @Test func bodyCorruptionIsDamagedNotWrongPassphrase() throws {
+        var bytes = fixture("vault")
+        bytes[200] ^= 0x01
+        let sealed = try VaultFormat.parse(bytes)
+        do {
+            _ = try VaultFormat.open(sealed, passphrase: passphrase)
+            Issue.record("opened")
+        } catch {
+            #expect(error.code == .damaged)
+        }
+    }
+
+    /// A forged header asking for huge limits is refused by `parse`, before the KDF
+    /// could allocate anything (the CLI test runs this under a 1 GiB address-space limit).
+    @Test func forgedHugeLimitsAreRefusedWithoutAllocating() {
+        func forged(ops: UInt32, mem: UInt64) -> [UInt8] {
+            var bytes = fixture("vault")
+            withUnsafeBytes(of: ops.littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
+            withUnsafeBytes(of: mem.littleEndian) { bytes.replaceSubrange(16..<24, with: $0) }
+            return bytes
+        }
+        for (ops, mem) in [(UInt32(1), UInt64(1) << 40), (1, (1 << 30) + 1024), (11, 8192), (UInt32.max, UInt64.max), (0, 8192), (1, 4096)] {
+            do {
+                _ = try VaultFormat.parse(forged(ops: ops, mem: mem))
+                Issue.record("limits \(ops)/\(mem) were accepted")
+            } catch {
+                #expect(error.code == .damaged)
+            }
+        }
+        // And the KDF itself refuses, should anyone call it directly.
+        #expect(throws: LommeError.self) {
+            try KDF.derive(passphrase: passphrase, salt: header.salt, limits: KDFLimits(opslimit: 3, memlimit: 1 << 34))
+        }
+        // The largest allowed limits still parse (they are not run here).
+        #expect((try? VaultFormat.parse(forged(ops: 10, mem: 1 << 30))) != nil)
+    }
+
+    @Test func newerVersionSaysUpgrade() {
+        var bytes = fixture("vault")
+        bytes[8] = 2
+        do {
+            _ = try VaultFormat.parse(bytes)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.code == .damaged)
+            #expect(error.message.contains("newer lomme-vault"))
+        }
+    }
+
+    @Test func sealOpenRoundTripWithFreshNonce() throws {
+        let master = SecureBytes.random(count: 32)
+        var contents = VaultContents(config: Config(clientId: "a", clientSecret: "b", userId: "01010112345", accountNr: "12345678903"))
+        contents.unknown = [JSON.Member("future", .array([.number("1")]))]
+        var head = header
+        head.nonce = Sodium.randomBytes(24)
+        let bytes = VaultFormat.seal(contents.plaintext(), master: master, header: head)
+        #expect(bytes.count == 96 + 256 + 16)
+        let back = try VaultContents(plaintext: VaultFormat.open(VaultFormat.parse(bytes), master: master))
+        #expect(back == contents)
+    }
+}
+
+@Suite("Vault contents and helpers")
+struct VaultContentsTests {
+    @Test func storeKeepsThePrevious() {
+        let first = Config(clientId: "one", clientSecret: "x", userId: "01010112345", accountNr: "12345678903")
+        var second = first
+        second.clientId = "two"
+        var contents = VaultContents(config: first, now: "2025-01-01T00:00:00Z")
+        contents.store(second, now: "2025-02-01T00:00:00Z")
+        #expect(contents.config?.clientId == "two")
+        #expect(contents.previous?.config.clientId == "one")
+        #expect(contents.previous?.updated == "2025-01-01T00:00:00Z")
+        #expect(contents.previous?.replaced == "2025-02-01T00:00:00Z")
+        #expect(contents.created == "2025-01-01T00:00:00Z")
+    }
+
+    @Test func plaintextIsPadded() {
+        let contents = VaultContents(config: nil, now: "2025-01-01T00:00:00Z")
+        #expect(contents.plaintext().count % VaultContents.padding == 0)
+    }
+
+    @Test func timestamps() {
+        #expect(VaultContents.timestamp(0) == "1970-01-01T00:00:00Z")
+        #expect(VaultContents.timestamp(1_738_324_800) == "2025-01-31T12:00:00Z")
+    }
+
+    @Test func durations() {
+        #expect(DurationText.parse("10m") == 600)
+        #expect(DurationText.parse("1h30m") == 5400)
+        #expect(DurationText.parse("45") == 45)
+        #expect(DurationText.parse("2s") == 2)
+        #expect(DurationText.parse("m") == nil)
+        #expect(DurationText.parse("10x") == nil)
+        #expect(DurationText.parse("5m3") == nil)
+    }
+
+    @Test func calibrationStaysWithinCaps() {
+        // Not a timing assertion: only that the result is usable and within the caps.
+        let limits = KDF.calibrate(target: 0.05)
+        #expect(limits.isWithinCaps)
+        #expect(limits.memlimit >= 64 << 20)
+    }
+}

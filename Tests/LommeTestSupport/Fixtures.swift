@@ -1,0 +1,24 @@
+import Glibc
+
+/// The package root, from this file's path.
+package let packageRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/LommeTestSupport/Fixtures.swift
+    return parts.joined(separator: "/")
+}()
+
+package func readFile(_ path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else { return [] }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count == 0 { break }
+        bytes += chunk[0..<count]
+    }
+    return bytes
+}
+
+/// A file of the format's test vectors (fixtures/vault-v1/).
+package func fixture(_ name: String) -> [UInt8] { readFile(packageRoot + "/fixtures/vault-v1/" + name) }

@@ -1,0 +1,81 @@
+import Foundation
+import LommeCore
+import LommeTestSupport
+import Testing
+
+/// Every input of the fuzz seed corpora (fuzz/corpus/TARGET) and every crash input the
+/// fuzzers ever found (fixtures/fuzz/TARGET, kept as regression fixtures) goes through the
+/// built binary the way a user would hand it in: pictures to `scan`, payloads to
+/// `import --stdin`, vault files to `get`. Each ends with an exit code of the spec, by
+/// itself, within the timeout.
+@Suite("Fuzz corpora through the binary")
+struct FuzzRegressionTests {
+    static func inputs(_ target: String) -> [String] {
+        [packageRoot + "/fuzz/corpus/" + target, packageRoot + "/fixtures/fuzz/" + target].flatMap { dir in
+            ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }.sorted().map { dir + "/" + $0 }
+        }
+    }
+
+    static func expect(_ r: CLI.Result, in codes: Set<Int32>, _ what: String) {
+        #expect(r.signal == nil, "\(what): killed by signal \(r.signal ?? 0): \(r.stderr)")
+        #expect(codes.contains(r.status), "\(what): exit \(r.status): \(r.stderr)")
+    }
+
+    @Test(arguments: ["png", "jpeg", "webp", "pnm", "heic"])
+    func pictures(_ target: String) {
+        let files = Self.inputs(target)
+        #expect(files.count > 0, "no \(target) corpus")
+        for file in files {
+            Self.expect(CLI.run(["scan", file], timeout: 20), in: [0, 2], file)
+        }
+    }
+
+    @Test func payloads() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "fuzz regression passphrase\n")
+        let files = Self.inputs("payload")
+        #expect(files.count > 0, "no payload corpus")
+        for file in files {
+            let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], input: readFile(file), timeout: 20)
+            Self.expect(r, in: [0, 7], file)
+        }
+    }
+
+    /// The heic fuzzer's first find: a file whose header declares another size than its
+    /// picture has. The scan sizes its passes from the declared size, so it is damaged (exit 2).
+    @Test func heicWhoseDeclaredSizeIsNotItsPictureIsDamaged() {
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/declared-41x15145-decodes-41x41.heic"], timeout: 20)
+        #expect(r.status == 2 && r.stderr.contains("declares 41×15145"), "\(r.status): \(r.stderr)")
+    }
+
+    /// Sealed codes (the text after the target's mode byte 0) into a vault they were not
+    /// sealed to, and device keys to `issue --to`: refusals with the spec's exit codes.
+    @Test func sealedCodesAndDeviceKeys() throws {
+        let box = CLI.Sandbox()
+        let child = try SealedFlowTests.Device("child", in: box)
+        let codes = Self.inputs("sealed").map(readFile).filter { $0.first == 0 }
+        #expect(codes.count >= 3)
+        for code in codes {
+            Self.expect(child.run(["import", "--stdin", "--yes"], stdin: String(decoding: code.dropFirst(), as: UTF8.self)), in: [7], "a sealed code")
+        }
+        let keys = Self.inputs("bech32")
+        #expect(keys.count >= 3)
+        let json = box.write("config.json", PlainPayload.encode(SealedFlowTests.config))
+        for file in keys {
+            let text = String(decoding: readFile(file), as: UTF8.self)
+            Self.expect(CLI.run(["issue", "--from", json, "--to", text, "--vault", box.path + "/none/vault"], timeout: 20), in: [6, 64], file)
+        }
+    }
+
+    @Test func vaults() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "fuzz regression passphrase\n")
+        let files = Self.inputs("vault")
+        #expect(files.count > 0, "no vault corpus")
+        for (index, file) in files.enumerated() {
+            let copy = box.path + "/vault-\(index)"
+            _ = FileManager.default.createFile(atPath: copy, contents: Data(readFile(file)), attributes: [.posixPermissions: 0o600])
+            Self.expect(CLI.run(["get", "--json", "--vault", copy, "--passphrase-file", pw], timeout: 20), in: [4, 5], file)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import LommeTestSupport
+import Testing
+
+/// SPEC "Every write: temp file in the same directory, fsync, rename, fsync the directory",
+/// seen in the system calls of the built binary (strace), not inferred from a crash.
+@Suite("Promises: durability")
+struct PromiseDurabilityTests {
+    struct Call { var name: String; var arguments: String; var result: String }
+
+    /// The calls of `strace -f` output, in order (an interrupted call is joined to its end).
+    static func calls(_ log: String) -> [Call] {
+        var pending: [String: String] = [:]
+        var out: [Call] = []
+        for raw in log.split(separator: "\n").map(String.init) {
+            var line = raw
+            var pid = ""
+            if line.hasPrefix("[pid"), let close = line.firstIndex(of: "]") {
+                pid = String(line[..<close]); line = String(line[line.index(after: close)...]).trimmingCharacters(in: .whitespaces)
+            } else if let space = line.firstIndex(of: " "), Int(line[..<space]) != nil {
+                pid = String(line[..<space]); line = String(line[line.index(after: space)...]).trimmingCharacters(in: .whitespaces)
+            }
+            if line.hasSuffix("<unfinished ...>") { pending[pid] = String(line.dropLast(16)); continue }
+            if line.hasPrefix("<... "), let start = pending.removeValue(forKey: pid), let resumed = line.range(of: "resumed>") {
+                line = start + line[resumed.upperBound...]
+            }
+            guard let open = line.firstIndex(of: "("), let equals = line.range(of: " = ", options: .backwards) else { continue }
+            var arguments = line[line.index(after: open)..<equals.lowerBound].trimmingCharacters(in: .whitespaces)
+            if arguments.hasSuffix(")") { arguments.removeLast() }
+            out.append(Call(name: String(line[..<open]), arguments: arguments,
+                            result: String(line[equals.upperBound...]).split(separator: " ").first.map(String.init) ?? ""))
+        }
+        return out
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not installed (debian-packages.txt lists it)"))
+    func theTempFileIsSyncedBeforeTheRenameAndTheDirectoryAfter() throws {
+        let vault = PromiseVault()
+        let log = vault.box.path + "/strace.log"
+        let traced = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", vault.box.vault, "--passphrase-file", vault.pw],
+                             stdin: Sample.configB,
+                             shell: #"exec strace -f -o "$STRACE_LOG" -e trace=openat,fsync,fdatasync,rename,renameat,renameat2 "$LV" "$@""#
+                                 .replacingOccurrences(of: "$STRACE_LOG", with: log))
+        #expect(traced.status == 0, "\(traced.stderr)")
+        let calls = Self.calls(String(decoding: readFile(log), as: UTF8.self))
+        let dir = vault.box.path + "/data"
+        let tempOpen = try #require(calls.firstIndex { $0.name == "openat" && $0.arguments.contains(dir + "/.vault.tmp-") && $0.arguments.contains("O_CREAT") },
+                                    "no temp file was created in the vault's directory")
+        let tempFD = calls[tempOpen].result
+        let rename = try #require(calls.firstIndex { $0.name.hasPrefix("rename") && $0.arguments.contains(".vault.tmp-") && $0.arguments.hasSuffix("\(dir)/vault\"") },
+                                  "the temp file was not renamed over the vault")
+        let synced = calls[tempOpen..<rename].contains { ($0.name == "fsync" || $0.name == "fdatasync") && $0.arguments == tempFD && $0.result == "0" }
+        #expect(synced, "the temp file (fd \(tempFD)) was not synced before the rename")
+        let dirOpen = try #require(calls[rename...].firstIndex { $0.name == "openat" && $0.arguments.contains("\"\(dir)\"") && $0.arguments.contains("O_DIRECTORY") },
+                                   "the directory was not opened after the rename")
+        let dirFD = calls[dirOpen].result
+        #expect(calls[dirOpen...].contains { $0.name == "fsync" && $0.arguments == dirFD && $0.result == "0" },
+                "the directory (fd \(dirFD)) was not synced after the rename")
+        #expect(vault.run(["get", "clientId"]).out == "client-B")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import LommeTestSupport
+import Testing
+
+/// The questions sealed import asks on a real terminal (tmux): compare the issuer
+/// fingerprint on first use, and confirm dropping the pin for a plain code.
+@Suite("Sealed import on a terminal (tmux)")
+struct SealedTerminalTests {
+    typealias Device = SealedFlowTests.Device
+
+    @Test func firstUseAsksToCompareTheFingerprintAndAllowPlainAsksAgainDespiteYes() throws {
+        let box = CLI.Sandbox()
+        let child = try Device("child", in: box)
+        let parent = try Device("parent", in: box)
+        let parentPrint = try SealedAttackTests.signingPrint(parent)
+        let code = box.write("code.txt", try SealedAttackTests.issue(from: parent, to: child, in: box, name: "real"))
+        let options = child.options.map { "'\($0)'" }.joined(separator: " ")
+
+        let first = TmuxSession(box, command: "\"$LV\" import --stdin \(options) < '\(code)'")
+        first.wait(for: "Is \(parentPrint) the issuer fingerprint the parent's screen shows? Store it and pin it?")
+        first.type("y")
+        first.wait(for: "EXIT=")
+        #expect(first.screen.contains("EXIT=0"), "\(first.screen)")
+        #expect(SealedAttackTests.status(child).contains("pinned:   \(parentPrint)"))
+
+        let plain = box.write("plain.json", Sample.configB)
+        let before = readFile(box.path + "/child/vault")
+        let again = TmuxSession(box, command: "\"$LV\" import --stdin --yes --no-check --allow-plain \(options) < '\(plain)'")
+        again.wait(for: "Drop the pin and store the plain code?")
+        again.type("n")
+        again.wait(for: "EXIT=")
+        #expect(again.screen.contains("EXIT=1") && again.screen.contains("the pin is kept"), "\(again.screen)")
+        #expect(readFile(box.path + "/child/vault") == before, "answering no changed the vault")
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import LommeVaultKit
+import Testing
+
+/// Prompts driven through a real pseudo-terminal (tmux), as a person would type.
+final class TmuxSession {
+    let socket = "lvtest-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+    let box: CLI.Sandbox
+
+    init(_ box: CLI.Sandbox, command: String) {
+        self.box = box
+        let script = box.write("run-\(Int.random(in: 0..<1_000_000)).sh", "\(command)\necho EXIT=$?\nexec sleep 60\n", mode: 0o700)
+        tmux(["new-session", "-d", "-s", "t", "-x", "180", "-y", "50",
+              "-e", "LOMME_VAULT_KDF=minimum", "-e", "LV=\(CLI.binary)", "-e", "LOMME_VAULT=", script], capture: false)
+    }
+
+    deinit { tmux(["kill-server"], capture: false) }
+
+    /// Runs tmux with posix_spawn and no signal blocked (the test runner's threads
+    /// block most signals, and children would inherit that); stdout is read only when
+    /// `capture` (the server started by new-session would keep a pipe open for ever).
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) -> String {
+        let argv = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        var pipeEnds: [Int32] = [-1, -1]
+        if capture { _ = pipe(&pipeEnds) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, environ) == 0 else { return "" }
+        var output: [UInt8] = []
+        if capture {
+            close(pipeEnds[1])
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(pipeEnds[0], &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                output += chunk[0..<count]
+            }
+            close(pipeEnds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    var screen: String { tmux(["capture-pane", "-p", "-t", "t", "-S", "-100"]) }
+
+    /// Waits until the screen shows `text` (10 s at most).
+    @discardableResult
+    func wait(for text: String, count: Int = 1) -> Bool {
+        for _ in 0..<200 {
+            if screen.components(separatedBy: text).count > count { return true }
+            usleep(50_000)
+        }
+        Issue.record("the terminal never showed \"\(text)\"; it shows:\n\(screen)")
+        return false
+    }
+
+    func type(_ text: String) {
+        tmux(["send-keys", "-t", "t", "-l", text])
+        tmux(["send-keys", "-t", "t", "Enter"])
+    }
+
+    /// The pid of the program the script runs (a child of the pane's shell).
+    var childPid: Int32? {
+        let shell = tmux(["display-message", "-p", "-t", "t", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+}
+
+@Suite("Terminal prompts (tmux)")
+struct TerminalTests {
+    let phrase = "tty passphrase one two"
+
+    @Test func initAsksTwiceWithEchoOffAndEnforcesTheMinimum() {
+        let box = CLI.Sandbox()
+        let tty = TmuxSession(box, command: "\"$LV\" init --vault '\(box.vault)'")
+        tty.wait(for: "New passphrase:")
+        tty.type("short")
+        tty.wait(for: "too short")
+        tty.wait(for: "New passphrase:", count: 2)
+        tty.type("password12")  // long enough, but weak
+        tty.wait(for: "warning: this passphrase is weak")
+        tty.wait(for: "Repeat it:")
+        tty.type("password13")
+        tty.wait(for: "differ")
+        tty.wait(for: "New passphrase:", count: 3)
+        tty.type(phrase)
+        tty.wait(for: "Repeat it:", count: 2)
+        tty.type(phrase)
+        tty.wait(for: "EXIT=")
+        let screen = tty.screen
+        #expect(screen.contains("EXIT=0") && screen.contains("Created the vault"), "\(screen)")
+        #expect(!screen.contains(phrase) && !screen.contains("password1") && !screen.contains("short\n"), "echo was on:\n\(screen)")
+        let pw = box.write("pw", phrase)
+        #expect(CLI.run(["get", "--json", "--vault", box.vault, "--passphrase-file", pw]).status == 6)  // opens; no config yet
+    }
+
+    @Test func importGetAndExportPromptOnTheTerminal() throws {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", phrase + "\n")
+        #expect(CLI.run(["init", "--vault", box.vault, "--passphrase-file", pw]).status == 0)
+        let photo = CLI.qrImage(Sample.configB, in: box)
+        let tty = TmuxSession(box, command: """
+            "$LV" import '\(photo)' --no-check --vault '\(box.vault)' && \
+            "$LV" get clientSecret --vault '\(box.vault)' && \
+            "$LV" export --vault '\(box.vault)'
+            """)
+        tty.wait(for: "Passphrase for")
+        tty.type(phrase)
+        tty.wait(for: "Store it? [y/N]")
+        #expect(tty.screen.contains("client-B") && !tty.screen.contains(Sample.secretB))
+        tty.type("y")
+        tty.wait(for: "Passphrase for", count: 2)
+        tty.type("wrong passphrase here")
+        tty.wait(for: "Wrong passphrase; try again.")
+        tty.type(phrase)
+        // On a terminal, get ends the value with a newline.
+        tty.wait(for: Sample.secretB + "\n")
+        tty.wait(for: "Passphrase for", count: 4)  // import, get, get's second try, export
+        tty.type(phrase)
+        tty.wait(for: "Continue? [y/N]")
+        tty.type("y")
+        tty.wait(for: "EXIT=")
+        let screen = tty.screen
+        #expect(screen.contains("EXIT=0") && screen.contains(Sample.jsonB), "\(screen)")
+        #expect(!screen.contains(phrase) && !screen.contains("wrong passphrase here"))
+    }
+
+    /// While a prompt waits and while exec runs, `ps` never shows a passphrase or a
+    /// secret, and the waiting process has core dumps off.
+    @Test func psNeverShowsSecretsAndCoreDumpsAreOff() throws {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", phrase + "\n")
+        #expect(CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configB).status == 0)
+        let tty = TmuxSession(box, command: "\"$LV\" exec --vault '\(box.vault)' -- sleep 2")
+        tty.wait(for: "Passphrase for")
+        let pid = try #require(tty.childPid)
+        let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+        let core = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") } ?? ""
+        #expect(core.split(separator: " ").contains("0"), "\(core)")
+        tty.type(phrase)
+        usleep(600_000)
+        let ps = CLI.run([], shell: "ps -eww -o pid,args")
+        #expect(ps.out.contains("sleep 2"))
+        for needle in [phrase, Sample.secretB, "02020212345"] {
+            #expect(!ps.out.contains(needle), "ps shows \(needle)")
+        }
+        tty.wait(for: "EXIT=")
+        #expect(tty.screen.contains("EXIT=0"))
+    }
+
+    @Test func noPromptOnATerminalIsExitThree() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", phrase + "\n")
+        #expect(CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configA).status == 0)
+        let tty = TmuxSession(box, command: "\"$LV\" get clientId --no-prompt --vault '\(box.vault)'")
+        tty.wait(for: "EXIT=")
+        #expect(tty.screen.contains("EXIT=3") && !tty.screen.contains("Passphrase for"))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+@testable import LommeCore
+import LommeTestSupport
+@testable import LommeVaultKit
+import Testing
+
+/// Cached access tokens live no longer than the unlocked session (issue #11, item 7),
+/// against a real Authlib server whose tokens say they live a day.
+@Suite("Token and session", .serialized)
+struct TokenSessionTests {
+    /// The cached entry of the vault's default token URL, and the ms it is still kept.
+    func cached(_ box: TokenFixture.Box) throws -> (entry: TokenCache.Entry, keptFor: UInt64)? {
+        let bytes = readFile(box.vault)
+        let sealed = try VaultFormat.parse(bytes)
+        let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.header.salt), url: nil)
+        guard let id = try Keyring.find(description), let payload = Keyring.read(id, limit: 34 + 255 + AccessToken.maximumLength),
+              let entry = TokenCache.decode(payload, fingerprint: TokenCache.fingerprint(bytes)) else { return nil }
+        let now = TokenCache.nowMilliseconds()
+        return (entry, entry.cacheUntil > now ? entry.cacheUntil - now : 0)
+    }
+
+    @Test("after auto-lock, token serves no cached token")
+    func autoLockEndsTheCache() throws {
+        let server = try OAuthServer.start(lifetime: 86400)
+        defer { server.stop() }
+        let box = try TokenFixture.vault(tokenURL: server.url("/token"))
+        #expect(box.run(["unlock", "--timeout", "3s", "--passphrase-file", box.passphraseFile]).status == 0)
+        let script = """
+            "$LV" token --no-prompt; echo " first: $?"
+            "$LV" token --no-prompt; echo " cached: $?"
+            sleep 5
+            "$LV" token --no-prompt 2>/dev/null; echo " after auto-lock: $?"
+            """
+        let r = CLI.run([], environment: ["LOMME_VAULT": box.vault], shell: script)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(r.out) \(r.stderr)")
+        guard lines.count == 3 else { return }
+        let token = try #require(lines[0].components(separatedBy: " first: ").first)
+        #expect(!token.isEmpty && lines[0].hasSuffix(" first: 0"), "\(r.stderr)")
+        #expect(lines[1] == token + " cached: 0")
+        #expect(lines[2] == " after auto-lock: 3", "a cached token outlived the session: \(lines[2])")
+    }
+
+    @Test("the cache keeps a token an hour at most, and never past the session's end")
+    func cacheIsCapped() throws {
+        let server = try OAuthServer.start(lifetime: 86400)
+        defer { server.stop() }
+        let box = try TokenFixture.vault(tokenURL: server.url("/token"))
+        let first = box.run(["token", "--json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout)) as? [String: Any])
+        let life = try #require(object["expires_in"] as? Int)
+        #expect(life > 86000, "the endpoint's own lifetime is reported: \(life)")
+        let token = try #require(object["access_token"] as? String)
+        let hour = try #require(try cached(box))
+        #expect(hour.keptFor <= 3600_000 && hour.keptFor > 3500_000, "kept for \(hour.keptFor) ms")
+
+        // The session as it is 11 h 59 min after the passphrase was typed.
+        let sealed = try VaultFormat.parse(readFile(box.vault))
+        let description = Session.keyDescription(salt: sealed.header.salt)
+        var session = try #require(try Keyring.find(description).flatMap { Keyring.read($0) }.flatMap { Session.Payload($0) })
+        session.deadline = UInt64(time(nil)) + 60
+        _ = try Keyring.add(description, payload: session.encoded(), timeout: 60)
+        let second = box.run(["token", "--refresh"])
+        #expect(second.status == 0 && second.out != token, "\(second.stderr)")
+        let short = try #require(try cached(box))
+        #expect(short.keptFor <= 61_000, "kept for \(short.keptFor) ms past a session ending in 60 s")
+        #expect(short.entry.token.accessToken == second.out)
+    }
+}
