@@ -32,7 +32,8 @@ struct KeyringTests {
         let listed = CLI.run([], shell: "keyctl describe \(id)")
         // The whole line: possessor and user all, group and other nothing.
         let owner = String(format: "%5d %5d", getuid(), getgid())
-        #expect(listed.out == "\(id): alswrvalswrv------------ \(owner) user: \(try description(box))\n", "\(listed.out)")
+        let expected = "\(id): alswrvalswrv------------ \(owner) user: \(try description(box))\n"
+        #expect(listed.out == expected, "keyctl describe printed \(listed.out.debugDescription) (exit \(listed.status), \(listed.stderr)), expected \(expected.debugDescription)")
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).out == "client-A")
         #expect(CLI.run(["lock"] + v).status == 0)
         #expect(try Keyring.find(description(box)) == nil)

@@ -65,10 +65,10 @@ final class TmuxSession {
 
     var screen: String { tmux(["capture-pane", "-p", "-t", "t", "-S", "-100"]) }
 
-    /// Waits until the screen shows `text` (10 s at most).
+    /// Waits until the screen shows `text` (30 s at most: a loaded machine can be slow).
     @discardableResult
     func wait(for text: String, count: Int = 1) -> Bool {
-        for _ in 0..<200 {
+        for _ in 0..<600 {
             if screen.components(separatedBy: text).count > count { return true }
             usleep(50_000)
         }
