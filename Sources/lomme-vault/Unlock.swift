@@ -16,7 +16,7 @@ struct Unlock: ParsableCommand {
     )
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))
-    var timeout = "10m"
+    var timeout = DurationText.format(UInt64(Session.defaultIdle))
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {

@@ -31,6 +31,7 @@ package struct OpenedVault: Sendable {
 package enum Session {
     /// The hard limit of an unlocked session, however often it is used.
     package static let hardLimit: UInt32 = 12 * 3600
+    /// How long `unlock` keeps the vault open without use unless --timeout says otherwise.
     package static let defaultIdle: UInt32 = 600
 
     nonisolated(unsafe) static var toldUnavailable = false
