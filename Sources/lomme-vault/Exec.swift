@@ -31,15 +31,15 @@ struct Exec: ParsableCommand {
     }
 
     func run() throws {
-        let store = try vault.prepare()
-        let opened = try Session.open(store, vault.unlockOptions)
+        let context = try vault.prepare()
+        let opened = try Session.open(context, vault.unlockOptions)
         let config = try VaultReader.config(opened)
         for (name, value) in ShellExport.variables(config) {
             setenv(name, value, 1)
         }
         if token || tokenURL != nil {
             let explicit = try tokenURL.map { text throws(LommeError) in try TokenURL(text, source: "--token-url") }
-            let outcome = try TokenService.obtain(opened, config: config, explicitURL: explicit, refresh: false)
+            let outcome = try TokenService.obtain(context, opened, config: config, explicitURL: explicit, refresh: false)
             setenv("LOMME_ACCESS_TOKEN", outcome.token.accessToken, 1)
         }
         // The command gets the config, never the passphrase: the descriptor it was read

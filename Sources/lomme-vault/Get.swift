@@ -28,8 +28,7 @@ struct Get: ParsableCommand {
     }
 
     func run() throws {
-        let store = try vault.prepare()
-        let config = try VaultReader.config(store, vault.unlockOptions)
+        let config = try VaultReader.config(try vault.prepare(), vault.unlockOptions)
         if json {
             Terminal.data(config.json.text + (newline.wanted ? "\n" : ""))
         } else if env {

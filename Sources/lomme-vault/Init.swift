@@ -16,15 +16,11 @@ struct Init: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     func run() throws {
-        let store = try vault.prepare()
-        if vault.noPrompt && vault.source == .terminal {
-            throw LommeError(.locked, "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file")
-        }
-        var contents = VaultContents()
-        let identity = try contents.ensureDeviceIdentity()
-        let made = try VaultActions.create(store, contents: contents, source: vault.source)
-        Terminal.info("Created the vault \(store.path) (\(made.limits); \(formatSeconds(made.seconds)) to unlock here).")
-        try DeviceKeyOutput.show(identity.receiving.publicKey)
+        let context = try vault.prepare()
+        let made = try Provisioning.createVault(context, source: vault.source, noPrompt: vault.noPrompt,
+                                                refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file")
+        Terminal.info("Created the vault \(context.store.path) (\(made.limits); \(formatSeconds(made.seconds)) to unlock here).")
+        try DeviceKeyOutput.show(made.identity.receiving.publicKey)
         Terminal.info("Import a config with `lomme-vault import PHOTO` or `lomme-vault import --stdin`.")
     }
 }

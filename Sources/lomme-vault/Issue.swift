@@ -68,16 +68,12 @@ struct Issue: ParsableCommand {
         Hardening.apply()  // secrets are in memory from here on: no core dumps
         let recipient = try to.map { try ReceivingKey(text: $0) } ?? toImage.map { try ReceivingKey(photo: $0) }
         // Sealing signs with this machine's vault key: open it before asking for the config.
-        let issuer = try recipient.map { _ in try SealedIssue.issuerKeys(vault) }
-        let config = try from.map { try ConfigInput.read(from: $0, checksums: !noCheck) } ?? ConfigInput.prompt(checksums: !noCheck)
-        let payload: String
+        let issuer = try recipient.map { _ in try IssueService(vault.prepare()).issuerKeys(vault.unlockOptions) }
+        let config = try from.map { try ConfigInput.read(from: $0, checksums: !noCheck) }
+            ?? ConfigInput.ask(checksums: !noCheck, TerminalInteraction())
         let now = Int64(time(nil))
         let lifetime = Int64(DurationText.parse(expires)!)
-        if let recipient, let issuer {
-            payload = try Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: lifetime)
-        } else {
-            payload = PlainPayload.encode(config)
-        }
+        let payload = try IssueService.payload(config, sealedTo: recipient, issuer: issuer, now: now, lifetime: lifetime)
         let level = level ?? (recipient == nil ? .H : .M)
         let code = try IssuedCode(payload: payload, level: level)
         if let output {
@@ -102,24 +98,6 @@ struct Issue: ParsableCommand {
         }
         if let output { lines.append("Wrote \(output) (mode \(recipient == nil ? "0600" : "0644")).") }
         Terminal.info(lines.joined(separator: "\n"))
-    }
-}
-
-/// Where a sealed code's keys come from.
-enum SealedIssue {
-    /// This machine's signing keys, from its own vault (made now if the vault has none).
-    static func issuerKeys(_ vault: VaultOptions) throws -> SigningKeyPair {
-        let store = try vault.prepare()
-        guard store.exists else {
-            throw LommeError(.notFound, "sealing a code needs a vault of your own for the signing key, and there is none at \(store.path): run `lomme-vault init` first")
-        }
-        let opened = try Session.open(store, vault.unlockOptions)
-        if let identity = try opened.contents.deviceIdentity() { return identity.signing }
-        var made: DeviceIdentity?
-        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
-            made = try contents.ensureDeviceIdentity()
-        }
-        return made!.signing
     }
 }
 

@@ -28,15 +28,8 @@ struct Key: ParsableCommand {
     }
 
     func run() throws {
-        let store = try vault.prepare()
-        let opened = try Session.open(store, vault.unlockOptions)
-        var identity = try opened.contents.deviceIdentity()
-        if identity == nil {
-            try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
-                identity = try contents.ensureDeviceIdentity()
-            }
-            Terminal.info("Made this device's keys and stored them in the vault.")
-        }
-        try DeviceKeyOutput.show(identity!.receiving.publicKey, output: output, textOnly: text)
+        let (identity, made) = try Provisioning.deviceIdentity(Session.open(try vault.prepare(), vault.unlockOptions))
+        if made { Terminal.info("Made this device's keys and stored them in the vault.") }
+        try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text)
     }
 }

@@ -19,34 +19,17 @@ struct Lock: ParsableCommand {
     }
 
     func run() throws {
-        if all { return try lockAll() }
-        let store = try vault.prepare()
-        guard store.exists else {
-            throw LommeError(.notFound, "no vault at \(store.path), so no session to find by it; `lomme-vault lock --all` forgets every session and token of this user")
+        let context = try vault.prepare()  // with --all: hardening; the path plays no part
+        let service = UnlockService(context)
+        switch all ? service.lockAll() : try service.lock() {
+        case .keyringUnavailable(let reason):
+            Terminal.info("The kernel keyring is not available here (\(reason)); \(all ? "nothing is" : "the vault is") never kept unlocked.")
+        case .forgot(let sessions, let tokens) where all:
+            Terminal.info("Forgot \(sessions) unlocked session\(sessions == 1 ? "" : "s") of this user." + Lock.forgotten(tokens))
+        case .forgot(let sessions, let tokens):
+            let path = context.store.path
+            Terminal.info((sessions > 0 ? "Locked \(path)." : "\(path) is already locked.") + Lock.forgotten(tokens))
         }
-        let salt = try VaultFormat.parse(try store.read()).header.salt
-        let removed: Bool
-        do {
-            removed = try Session.lock(store, salt: salt)
-        } catch {
-            Terminal.info("The kernel keyring is not available here (\(error.reason)); the vault is never kept unlocked.")
-            return
-        }
-        // A cached access token opens the bank API as the secret does: it goes too.
-        let tokens = TokenCache.forgetAll(vaultID: Session.vaultID(salt: salt))
-        Terminal.info((removed ? "Locked \(store.path)." : "\(store.path) is already locked.") + Lock.forgotten(tokens))
-    }
-
-    func lockAll() throws {
-        _ = try vault.prepare()  // hardening; the path plays no part
-        let sessions: Int, tokens: Int
-        do {
-            (sessions, tokens) = try Session.lockAll()
-        } catch {
-            Terminal.info("The kernel keyring is not available here (\(error.reason)); nothing is ever kept unlocked.")
-            return
-        }
-        Terminal.info("Forgot \(sessions) unlocked session\(sessions == 1 ? "" : "s") of this user." + Lock.forgotten(tokens))
     }
 
     static func forgotten(_ tokens: Int) -> String {

@@ -21,9 +21,9 @@ struct Passwd: ParsableCommand {
     }
 
     func run() throws {
-        let store = try vault.prepare()
+        let context = try vault.prepare()
         let new: PassphraseSource = newPassphraseFD.map { .descriptor($0) } ?? newPassphraseFile.map { .file($0) } ?? .terminal
-        let wasUnlocked = try VaultActions.changePassphrase(store, old: vault.unlockOptions, new: new)
-        Terminal.info("Changed the passphrase of \(store.path).\(wasUnlocked ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
+        let wasUnlocked = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new)
+        Terminal.info("Changed the passphrase of \(context.store.path).\(wasUnlocked ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
     }
 }

@@ -13,8 +13,7 @@ struct Status: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     func run() throws {
-        let store = try vault.prepare()
-        let report = try VaultStatus.read(store)
+        let report = try VaultStatus.read(try vault.prepare())
         Terminal.output(json ? report.json.text + "\n" : report.lines.map(TerminalText.line).joined(separator: "\n") + "\n")
         if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
     }

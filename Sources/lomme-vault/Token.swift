@@ -62,10 +62,10 @@ struct Token: ParsableCommand {
     }
 
     func run() throws {
-        let store = try vault.prepare()
+        let context = try vault.prepare()
         let explicit = try url.map { text throws(LommeError) in try TokenURL(text, source: "--url") }
-        let opened = try Session.open(store, vault.unlockOptions)
-        let outcome = try TokenService.obtain(opened, config: try VaultReader.config(opened), explicitURL: explicit,
+        let opened = try Session.open(context, vault.unlockOptions)
+        let outcome = try TokenService.obtain(context, opened, config: try VaultReader.config(opened), explicitURL: explicit,
                                               refresh: refresh, timeouts: .init(connect: 5, total: timeout))
         if json {
             let document = JSON.object([

@@ -51,14 +51,15 @@ struct VaultOptions: ParsableArguments {
         }
     }
 
-    /// Turns core dumps and ptrace off, and finds the vault.
-    func prepare() throws(LommeError) -> VaultStore {
+    /// Turns core dumps and ptrace off, and builds what the services work with: the
+    /// settings from --vault and the environment, and the terminal to ask on.
+    func prepare() throws(LommeError) -> VaultContext {
         Hardening.apply()
         var environment: [String: String] = [:]
-        for name in ["LOMME_VAULT", "XDG_DATA_HOME", "HOME"] {
+        for name in VaultSettings.environmentNames {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
-        return try VaultStore.resolve(option: vault, environment: environment)
+        return VaultContext(settings: try VaultSettings(option: vault, environment: environment), interaction: TerminalInteraction())
     }
 }
 

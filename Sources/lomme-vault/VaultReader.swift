@@ -4,8 +4,8 @@ import LommeVaultKit
 
 /// Reading the stored config for get, exec and export.
 enum VaultReader {
-    static func config(_ store: VaultStore, _ options: UnlockOptions) throws(LommeError) -> Config {
-        try config(Session.open(store, options))
+    static func config(_ context: VaultContext, _ options: UnlockOptions) throws(LommeError) -> Config {
+        try config(Session.open(context, options))
     }
 
     static func config(_ opened: OpenedVault) throws(LommeError) -> Config {

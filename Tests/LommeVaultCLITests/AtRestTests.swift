@@ -36,7 +36,7 @@ struct AtRestTests {
 
         let r = CLI.run(["passwd", "--passphrase-file", pw, "--new-passphrase-file", pw2] + v)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try Keyring.find(Session.keyDescription(salt: oldSalt)) == nil, "the session was revoked")
+        #expect(try Keyring().find(Session.keyDescription(salt: oldSalt)) == nil, "the session was revoked")
 
         let folder = box.path + "/data"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
@@ -53,7 +53,7 @@ struct AtRestTests {
             #expect(put.status == 0, "\(put.stderr)")
             let withKey = CLI.run(["get", "clientId", "--no-prompt", "--vault", file])
             #expect(withKey.status == 3 && withKey.out.isEmpty, "\(name) opens with the old key: \(withKey.stderr)")
-            if let id = try Keyring.find(description) { Keyring.remove(id) }
+            if let id = try Keyring().find(description) { Keyring.remove(id) }
         }
         // The new passphrase opens both the vault and its .bak.
         for file in [box.vault, box.vault + ".bak"] {

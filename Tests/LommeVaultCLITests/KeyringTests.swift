@@ -25,7 +25,7 @@ struct KeyringTests {
         let (pw, v) = made(box)
         #expect(CLI.run(["unlock", "--passphrase-file", pw] + v).status == 0)
         // This test process is a different process from the one that unlocked.
-        let id = try #require(try Keyring.find(description(box)))
+        let id = try #require(try Keyring().find(description(box)))
         let payload = try #require(Keyring.read(id))
         #expect(payload.count == 45)
         // keyctl(1), yet another process, sees it in the user keyring, readable by the user.
@@ -36,7 +36,7 @@ struct KeyringTests {
         #expect(listed.out == expected, "keyctl describe printed \(listed.out.debugDescription) (exit \(listed.status), \(listed.stderr)), expected \(expected.debugDescription)")
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).out == "client-A")
         #expect(CLI.run(["lock"] + v).status == 0)
-        #expect(try Keyring.find(description(box)) == nil)
+        #expect(try Keyring().find(description(box)) == nil)
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).status == 3)
     }
 
@@ -45,7 +45,7 @@ struct KeyringTests {
         let (pw, v) = made(box)
         #expect(CLI.run(["unlock", "--passphrase-file", pw] + v).status == 0)
         defer { _ = CLI.run(["lock"] + v) }
-        let id = try #require(try Keyring.find(description(box)))
+        let id = try #require(try Keyring().find(description(box)))
         let payload = try #require(Keyring.read(id)).bytes
         #expect(!payload.contains(Array("keyring passphrase".utf8)))
         let sealed = try VaultFormat.parse(readFile(box.vault))
@@ -69,7 +69,7 @@ struct KeyringTests {
             """
         let result = CLI.run([box.vault, pw], shell: script)
         #expect(result.out == "after 3 s: 0\nafter 7 s, used 4 s ago: 0\nidle 8 s: 3\n", "\(result.out)\(result.stderr)")
-        #expect(try Keyring.find(description(box)) == nil)
+        #expect(try Keyring().find(description(box)) == nil)
     }
 
     @Test func passwdEndsTheSession() throws {
@@ -80,7 +80,7 @@ struct KeyringTests {
         let old = try description(box)
         let r = CLI.run(["passwd", "--passphrase-file", pw, "--new-passphrase-file", pw2] + v)
         #expect(r.status == 0 && r.stderr.contains("locked now"), "\(r.stderr)")
-        #expect(try Keyring.find(old) == nil)
+        #expect(try Keyring().find(old) == nil)
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).status == 3)
     }
 

@@ -33,22 +33,22 @@ struct PromiseDurabilityTests {
         return out
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not installed (debian-packages.txt lists it)"))
-    func theTempFileIsSyncedBeforeTheRenameAndTheDirectoryAfter() throws {
-        let vault = PromiseVault()
-        let log = vault.box.path + "/strace.log"
-        let traced = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", vault.box.vault, "--passphrase-file", vault.pw],
-                             stdin: Sample.configB,
+    static let hasStrace = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
+
+    /// Runs `arguments` under strace and checks that `dir/name` was replaced the durable way:
+    /// a temp file `.NAME.tmp-…` created in `dir`, synced, renamed over the file, then the
+    /// directory opened and synced.
+    static func expectDurableReplace(_ arguments: [String], stdin: String, dir: String, name: String, log: String) throws {
+        let traced = CLI.run(arguments, stdin: stdin,
                              shell: #"exec strace -f -o "$STRACE_LOG" -e trace=openat,fsync,fdatasync,rename,renameat,renameat2 "$LV" "$@""#
                                  .replacingOccurrences(of: "$STRACE_LOG", with: log))
         #expect(traced.status == 0, "\(traced.stderr)")
         let calls = Self.calls(String(decoding: readFile(log), as: UTF8.self))
-        let dir = vault.box.path + "/data"
-        let tempOpen = try #require(calls.firstIndex { $0.name == "openat" && $0.arguments.contains(dir + "/.vault.tmp-") && $0.arguments.contains("O_CREAT") },
-                                    "no temp file was created in the vault's directory")
+        let tempOpen = try #require(calls.firstIndex { $0.name == "openat" && $0.arguments.contains(dir + "/.\(name).tmp-") && $0.arguments.contains("O_CREAT") },
+                                    "no temp file .\(name).tmp-… was created in \(dir)")
         let tempFD = calls[tempOpen].result
-        let rename = try #require(calls.firstIndex { $0.name.hasPrefix("rename") && $0.arguments.contains(".vault.tmp-") && $0.arguments.hasSuffix("\(dir)/vault\"") },
-                                  "the temp file was not renamed over the vault")
+        let rename = try #require(calls.firstIndex { $0.name.hasPrefix("rename") && $0.arguments.contains(".\(name).tmp-") && $0.arguments.hasSuffix("\(dir)/\(name)\"") },
+                                  "the temp file was not renamed over \(name)")
         let synced = calls[tempOpen..<rename].contains { ($0.name == "fsync" || $0.name == "fdatasync") && $0.arguments == tempFD && $0.result == "0" }
         #expect(synced, "the temp file (fd \(tempFD)) was not synced before the rename")
         let dirOpen = try #require(calls[rename...].firstIndex { $0.name == "openat" && $0.arguments.contains("\"\(dir)\"") && $0.arguments.contains("O_DIRECTORY") },
@@ -56,6 +56,24 @@ struct PromiseDurabilityTests {
         let dirFD = calls[dirOpen].result
         #expect(calls[dirOpen...].contains { $0.name == "fsync" && $0.arguments == dirFD && $0.result == "0" },
                 "the directory (fd \(dirFD)) was not synced after the rename")
+    }
+
+    @Test(.enabled(if: hasStrace, "strace is not installed (debian-packages.txt lists it)"))
+    func theTempFileIsSyncedBeforeTheRenameAndTheDirectoryAfter() throws {
+        let vault = PromiseVault()
+        try Self.expectDurableReplace(
+            ["import", "--stdin", "--yes", "--no-check", "--vault", vault.box.vault, "--passphrase-file", vault.pw],
+            stdin: Sample.configB, dir: vault.box.path + "/data", name: "vault", log: vault.box.path + "/strace.log")
         #expect(vault.run(["get", "clientId"]).out == "client-B")
+    }
+
+    /// `issue --output` (a plain code holds the secret) is replaced the same way as the vault:
+    /// one routine, a random temp name that another user cannot guess, the directory synced.
+    @Test(.enabled(if: hasStrace, "strace is not installed (debian-packages.txt lists it)"))
+    func anIssuedFileIsReplacedTheSameWay() throws {
+        let box = CLI.Sandbox()
+        try Self.expectDurableReplace(["issue", "--from", "-", "--no-check", "--output", box.path + "/code.png"],
+                                      stdin: Sample.configB, dir: box.path, name: "code.png", log: box.path + "/strace.log")
+        #expect(CLI.mode(box.path + "/code.png") == 0o600)
     }
 }

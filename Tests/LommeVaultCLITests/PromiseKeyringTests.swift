@@ -24,7 +24,7 @@ struct PromiseKeyringTests {
         #expect(vault.run(["unlock"]).status == 0)
         defer { _ = CLI.run(["lock"] + vault.args) }
         let name = try description(vault)
-        let id = try #require(try Keyring.find(name))
+        let id = try #require(try Keyring().find(name))
         let uid = getuid(), gid = getgid()
         #expect(CLI.run([], shell: "keyctl rdescribe \(id)").out == "user;\(uid);\(gid);3f3f0000;\(name)\n")
         let line = CLI.run([], shell: "keyctl describe \(id)").out
@@ -39,7 +39,7 @@ struct PromiseKeyringTests {
         #expect(vault.run(["unlock", "--timeout", "4s"]).status == 0)
         defer { _ = CLI.run(["lock"] + vault.args) }
         let name = try description(vault)
-        let id = try #require(try Keyring.find(name))
+        let id = try #require(try Keyring().find(name))
         let left = try #require(secondsLeft(id), "/proc/keys shows no timeout: \(Keyring.timeoutText(id) ?? "?")")
         #expect(left <= 4 && left >= 1, "\(left) s")
         let gone = CLI.run([], shell: "sleep 6; keyctl search @u user '\(name)' >/dev/null 2>&1; echo $?")
@@ -51,7 +51,7 @@ struct PromiseKeyringTests {
         #expect(vault.run(["unlock", "--timeout", "30s"]).status == 0)
         defer { _ = CLI.run(["lock"] + vault.args) }
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + vault.args).out == "client-A")
-        let id = try #require(try Keyring.find(try description(vault)))
+        let id = try #require(try Keyring().find(try description(vault)))
         let left = try #require(secondsLeft(id))
         #expect(left <= 30 && left >= 20, "\(left) s")
     }
@@ -62,7 +62,7 @@ struct PromiseKeyringTests {
         let before = UInt64(time(nil))
         #expect(vault.run(["unlock"]).status == 0)
         defer { _ = CLI.run(["lock"] + vault.args) }
-        let id = try #require(try Keyring.find(try description(vault)))
+        let id = try #require(try Keyring().find(try description(vault)))
         let raw = try #require(Keyring.read(id))
         let payload = try #require(Session.Payload(raw))
         #expect(payload.deadline >= before + 43200 && payload.deadline <= UInt64(time(nil)) + 43200)
@@ -77,15 +77,15 @@ struct PromiseKeyringTests {
         let name = try description(vault)
         let now = UInt64(time(nil))
         func plant(_ master: SecureBytes, deadline: UInt64) throws {
-            _ = try Keyring.add(name, payload: Session.Payload(master: master, deadline: deadline, idle: 600).encoded(), timeout: 600)
+            _ = try Keyring().add(name, payload: Session.Payload(master: master, deadline: deadline, idle: 600).encoded(), timeout: 600)
         }
         defer { _ = CLI.run(["lock"] + vault.args) }
         try plant(try vault.master(), deadline: now - 5)
         expectRefusal(CLI.run(["get", "clientId", "--no-prompt"] + vault.args), 3, "locked")
-        #expect(try Keyring.find(name) == nil, "the expired session was not removed")
+        #expect(try Keyring().find(name) == nil, "the expired session was not removed")
         try plant(SecureBytes.random(count: 32), deadline: now + 600)
         expectRefusal(CLI.run(["get", "clientId", "--no-prompt"] + vault.args), 3, "locked")
-        #expect(try Keyring.find(name) == nil, "the foreign key was not removed")
+        #expect(try Keyring().find(name) == nil, "the foreign key was not removed")
         try plant(try vault.master(), deadline: now + 600)
         #expect(CLI.run(["get", "clientId", "--no-prompt"] + vault.args).out == "client-A")
     }
@@ -101,9 +101,9 @@ struct PromiseKeyringTests {
         let current = TokenCache.fingerprint(vault.bytes)
         func plant(_ token: String, cacheUntil: UInt64, fingerprint: [UInt8]) throws {
             let entry = TokenCache.Entry(token: AccessToken(accessToken: token, tokenType: "Bearer", expiresIn: nil), expiresAt: now + 600_000, cacheUntil: cacheUntil)
-            _ = try Keyring.add(name, payload: TokenCache.encode(entry, fingerprint: fingerprint), timeout: 600)
+            _ = try Keyring().add(name, payload: TokenCache.encode(entry, fingerprint: fingerprint), timeout: 600)
         }
-        defer { _ = try? TokenCache.forget(name) }
+        defer { _ = try? TokenCache.forget(name, keyring: Keyring()) }
         try plant("stale-token", cacheUntil: now - 1000, fingerprint: current)
         var result = vault.run(["token", "--url", url, "--timeout", "5"])
         #expect(result.status == 8 && !result.out.contains("stale-token"), "\(result.status) \(result.stderr)")

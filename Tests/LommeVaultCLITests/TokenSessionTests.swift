@@ -13,7 +13,7 @@ struct TokenSessionTests {
         let bytes = readFile(box.vault)
         let sealed = try VaultFormat.parse(bytes)
         let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.header.salt), url: nil)
-        guard let id = try Keyring.find(description), let payload = Keyring.read(id, limit: 34 + 255 + AccessToken.maximumLength),
+        guard let id = try Keyring().find(description), let payload = Keyring.read(id, limit: 34 + 255 + AccessToken.maximumLength),
               let entry = TokenCache.decode(payload, fingerprint: TokenCache.fingerprint(bytes)) else { return nil }
         let now = TokenCache.nowMilliseconds()
         return (entry, entry.cacheUntil > now ? entry.cacheUntil - now : 0)
@@ -58,9 +58,9 @@ struct TokenSessionTests {
         // The session as it is 11 h 59 min after the passphrase was typed.
         let sealed = try VaultFormat.parse(readFile(box.vault))
         let description = Session.keyDescription(salt: sealed.header.salt)
-        var session = try #require(try Keyring.find(description).flatMap { Keyring.read($0) }.flatMap { Session.Payload($0) })
+        var session = try #require(try Keyring().find(description).flatMap { Keyring.read($0) }.flatMap { Session.Payload($0) })
         session.deadline = UInt64(time(nil)) + 60
-        _ = try Keyring.add(description, payload: session.encoded(), timeout: 60)
+        _ = try Keyring().add(description, payload: session.encoded(), timeout: 60)
         let second = box.run(["token", "--refresh"])
         #expect(second.status == 0 && second.out != token, "\(second.stderr)")
         let short = try #require(try cached(box))

@@ -204,12 +204,12 @@ struct TokenEndToEndTests {
         // Just past the cache deadline (1.8 s after the request) and well before the kernel
         // timeout (a whole second later at least): the payload's deadline must decide.
         let cached = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(readFile(box.vault)).header.salt), url: nil)
-        let id = try #require(try Keyring.find(cached))
+        let id = try #require(try Keyring().find(cached))
         let payload = try #require(Keyring.read(id, limit: 4096))
         let entry = try #require(TokenCache.decode(payload, fingerprint: TokenCache.fingerprint(readFile(box.vault))))
         let now = TokenCache.nowMilliseconds()
         Thread.sleep(forTimeInterval: Double(entry.cacheUntil + 100 - min(now, entry.cacheUntil)) / 1000)
-        #expect(try Keyring.find(cached) != nil, "the kernel dropped the key already; the payload's deadline was not what decided")
+        #expect(try Keyring().find(cached) != nil, "the kernel dropped the key already; the payload's deadline was not what decided")
         let after = box.run(["token"])
         #expect(after.status == 0 && after.out != first.out)
         #expect(try servers.short.stats().tokenRequests == start + 2)
@@ -392,7 +392,7 @@ enum TokenFixture {
         deinit {
             _ = run(["lock"])
             if let sealed = try? VaultFormat.parse(readFile(vault)) {
-                TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt))
+                TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt), keyring: Keyring())
             }
             try? FileManager.default.removeItem(atPath: directory)
         }

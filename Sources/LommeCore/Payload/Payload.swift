@@ -7,17 +7,30 @@ package enum Payload: Sendable {
     /// Anything else: some other QR code.
     case other(String)
 
+    /// The kind of payload a QR code's text is, decided here only (`classify`, the
+    /// scanner's stop rule `isImportable` and `import` all ask this).
+    package enum Kind: Sendable, Equatable {
+        case sealed, plain, other
+    }
+
+    package static func kind(of text: String) -> Kind {
+        if Envelope.isEnvelope(text) { return .sealed }
+        if PlainPayload.looksLikeConfig(text) { return .plain }
+        return .other
+    }
+
     /// Recognises a payload from a decoded QR code.
     package static func classify(_ bytes: [UInt8]) -> Payload {
         let text = QRText.decode(bytes)
-        if Envelope.isEnvelope(text) {
+        let kind = Payload.kind(of: text)
+        if kind == .sealed {
             do {
                 return .sealed(try Envelope(text: text), problem: nil)
             } catch {
                 return .sealed(nil, problem: error)
             }
         }
-        if PlainPayload.looksLikeConfig(text), let json = try? JSON.parse(bytes),
+        if kind == .plain, let json = try? JSON.parse(bytes),
             let config = try? Config(json: json, checksums: false)
         {
             do {
@@ -32,7 +45,6 @@ package enum Payload: Sendable {
 
     /// True for payloads a scan can stop at: something lomme-vault can import.
     package static func isImportable(_ bytes: [UInt8]) -> Bool {
-        let text = QRText.decode(bytes)
-        return Envelope.isEnvelope(text) || PlainPayload.looksLikeConfig(text)
+        kind(of: QRText.decode(bytes)) != .other
     }
 }

@@ -1,8 +1,8 @@
 import Glibc
 import LommeCore
 
-/// Where `issue` gets the config from: a JSON file, standard input, or questions on the
-/// terminal (the secret typed with echo off). Never from argv.
+/// Where `issue` gets the config from: a JSON file, standard input, or questions through
+/// the interaction (the secret typed with echo off). Never from argv.
 package enum ConfigInput {
     /// The largest config file read; a config is a few hundred bytes.
     package static let maximumSize = 64 * 1024
@@ -18,17 +18,15 @@ package enum ConfigInput {
         }
     }
 
-    /// Asks for the four fields on the terminal.
-    package static func prompt(checksums: Bool) throws(LommeError) -> Config {
-        // PART2: prompts on the terminal; questions should go through a protocol the CLI implements.
-        guard Prompt.isAvailable else {
+    /// Asks for the four fields (the secret without echo).
+    package static func ask(checksums: Bool, _ interaction: any Interaction) throws(LommeError) -> Config {
+        guard interaction.canAsk else {
             throw LommeError.usage("no terminal to ask for the config on; give it as JSON with --from FILE or --from -")
         }
-        func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-        let clientId = text(try Prompt.ask("clientId: "))
-        let clientSecret = text(try Prompt.ask("clientSecret (not shown): ", echo: false))
-        let userId = text(try Prompt.ask("userId (national id, 11 digits): "))
-        let accountNr = text(try Prompt.ask("accountNr (11 digits): "))
+        let clientId = try interaction.ask("clientId: ")
+        let clientSecret = try interaction.askSecret("clientSecret (not shown): ").withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let userId = try interaction.ask("userId (national id, 11 digits): ")
+        let accountNr = try interaction.ask("accountNr (11 digits): ")
         let config = Config(
             clientId: clientId, clientSecret: clientSecret,
             userId: NorwegianNumbers.normalize(userId), accountNr: NorwegianNumbers.normalize(accountNr))

@@ -20,24 +20,12 @@ package enum FileIO {
         }
     }
 
-    /// Replaces `path` with `bytes` through a temporary file in the same directory, fsync
-    /// and rename, so a reader never sees half a file. `mode` 0600 for files with a secret.
+    /// Replaces `path` with `bytes` atomically (`AtomicFile`). `mode` 0600 for files with a secret.
     package static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(LommeError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard descriptor >= 0 else {
-            throw LommeError.failure("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        var ok = writeAll(bytes, to: descriptor) && fsync(descriptor) == 0
-        var error = errno
-        close(descriptor)
-        if ok {
-            ok = rename(temporary, path) == 0
-            error = errno
-        }
-        guard ok else {
-            unlink(temporary)
-            throw LommeError.failure("cannot write \(path): \(String(cString: strerror(error)))")
+        do {
+            try AtomicFile.replace(path, with: bytes, mode: mode)
+        } catch {
+            throw LommeError.failure("cannot write \(path): \(error.reason)")
         }
     }
 }

@@ -29,10 +29,10 @@ package enum TokenCache {
 
     /// Removes every cached token of the vault (for `lock`, `passwd`, and tests); returns how many.
     @discardableResult
-    package static func forgetAll(vaultID: String) -> Int {
+    package static func forgetAll(vaultID: String, keyring: Keyring) -> Int {
         let wanted = vaultPrefix(vaultID)
         var removed = 0
-        for (id, description) in Keyring.userKeys(type: "user") where description.hasPrefix(wanted) {
+        for (id, description) in keyring.userKeys(type: "user") where description.hasPrefix(wanted) {
             Keyring.remove(id)
             removed += 1
         }
@@ -109,8 +109,8 @@ package enum TokenCache {
 
     /// The cached token, if one is there, belongs to this vault's current contents and
     /// is still before its deadline. A stale one is removed.
-    package static func lookup(_ description: String, fingerprint: [UInt8]) throws(Keyring.Unavailable) -> Entry? {
-        guard let id = try Keyring.find(description) else { return nil }
+    package static func lookup(_ description: String, fingerprint: [UInt8], keyring: Keyring) throws(Keyring.Unavailable) -> Entry? {
+        guard let id = try keyring.find(description) else { return nil }
         guard let payload = Keyring.read(id, limit: 34 + 255 + AccessToken.maximumLength),
               let entry = decode(payload, fingerprint: fingerprint),
               nowMilliseconds() < entry.cacheUntil
@@ -129,7 +129,7 @@ package enum TokenCache {
     /// token lives too briefly (or says nothing of its lifetime) to be kept.
     @discardableResult
     package static func store(_ description: String, fingerprint: [UInt8], token: AccessToken, requested: UInt64,
-                             notAfter: UInt64? = nil) throws(Keyring.Unavailable) -> Entry? {
+                             notAfter: UInt64? = nil, keyring: Keyring) throws(Keyring.Unavailable) -> Entry? {
         guard let life = token.expiresIn, life > 0 else { return nil }
         let expiresAt = requested + life * 1000
         let cacheUntil = min(expiresAt - marginMilliseconds(expiresIn: life), requested + maximumCacheMilliseconds,
@@ -138,14 +138,14 @@ package enum TokenCache {
         guard cacheUntil > now else { return nil }
         let entry = Entry(token: token, expiresAt: expiresAt, cacheUntil: cacheUntil)
         let seconds = UInt32(min((cacheUntil - now + 999) / 1000 + 1, UInt64(UInt32.max)))
-        _ = try Keyring.add(description, payload: encode(entry, fingerprint: fingerprint), timeout: seconds)
+        _ = try keyring.add(description, payload: encode(entry, fingerprint: fingerprint), timeout: seconds)
         return entry
     }
 
     /// Removes the cached token of `description`; false when there was none.
     @discardableResult
-    package static func forget(_ description: String) throws(Keyring.Unavailable) -> Bool {
-        guard let id = try Keyring.find(description) else { return false }
+    package static func forget(_ description: String, keyring: Keyring) throws(Keyring.Unavailable) -> Bool {
+        guard let id = try keyring.find(description) else { return false }
         Keyring.remove(id)
         return true
     }

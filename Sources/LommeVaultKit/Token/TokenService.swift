@@ -20,13 +20,9 @@ package enum TokenService {
         package var fromCache: Bool
     }
 
-    nonisolated(unsafe) static var toldUnavailable = false
-
-    static func tellUnavailable(_ problem: Keyring.Unavailable) {
-        guard !toldUnavailable else { return }
-        toldUnavailable = true
-        // PART2: prints a notice; the CLI should say it.
-        Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the token is not cached, so every call asks the token endpoint")
+    /// Says once per context that tokens cannot be cached here.
+    static func tellUnavailable(_ problem: Keyring.Unavailable, _ context: VaultContext) {
+        context.noticeOnce("token-keyring", "lomme-vault: the kernel keyring is not available here (\(problem.reason)); the token is not cached, so every call asks the token endpoint")
     }
 
     /// - Parameters:
@@ -36,7 +32,7 @@ package enum TokenService {
     ///   - config: the config `opened` holds.
     ///   - explicitURL: `--url`, already checked; nil means the config's `tokenUrl`.
     ///   - refresh: skip (and drop) the cached token.
-    package static func obtain(_ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
+    package static func obtain(_ context: VaultContext, _ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
                               timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
         let fingerprint = TokenCache.fingerprint(opened.sealed.bytes)
         let vaultID = Session.vaultID(salt: opened.sealed.header.salt)
@@ -44,12 +40,12 @@ package enum TokenService {
         var cacheUsable = true
         do {
             if refresh {
-                try TokenCache.forget(description)
-            } else if let entry = try TokenCache.lookup(description, fingerprint: fingerprint) {
+                try TokenCache.forget(description, keyring: context.keyring)
+            } else if let entry = try TokenCache.lookup(description, fingerprint: fingerprint, keyring: context.keyring) {
                 return Outcome(token: entry.token, remaining: entry.token.expiresIn, fromCache: true)
             }
         } catch {
-            tellUnavailable(error)
+            tellUnavailable(error, context)
             cacheUsable = false
         }
 
@@ -68,11 +64,11 @@ package enum TokenService {
             let sessionEnd = opened.sessionDeadline.map { TokenCache.bootMilliseconds(unixSeconds: $0) }
             do {
                 if let entry = try TokenCache.store(description, fingerprint: fingerprint, token: token, requested: requested,
-                                                    notAfter: sessionEnd) {
+                                                    notAfter: sessionEnd, keyring: context.keyring) {
                     remaining = entry.remaining()
                 }
             } catch {
-                tellUnavailable(error)
+                tellUnavailable(error, context)
             }
         }
         return Outcome(token: token, remaining: remaining, fromCache: false)

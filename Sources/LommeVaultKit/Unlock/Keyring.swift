@@ -3,19 +3,23 @@ import Glibc
 import LommeCore
 
 /// A thin layer over libkeyutils: `user` keys in the user keyring (`@u`), which
-/// every process of the same uid can reach, whatever its session.
-package enum Keyring {
+/// every process of the same uid can reach, whatever its session. A value: `off` (from
+/// `VaultSettings`, `LOMME_VAULT_KEYRING=off`) makes it behave as if the kernel refused.
+package struct Keyring: Sendable {
     package typealias KeyID = Int32
 
     package struct Unavailable: Error, Sendable {
         package let reason: String
     }
 
-    /// `LOMME_VAULT_KEYRING=off` turns the keyring off (as if the kernel refused it).
-    // PART2: a global read from the environment; should come in as configuration.
-    nonisolated(unsafe) package static var disabled = getenv("LOMME_VAULT_KEYRING").map { String(cString: $0) == "off" } ?? false
+    /// True when the keyring is turned off (as if the kernel refused it).
+    package let disabled: Bool
 
-    static func unavailable(_ code: Int32) -> Unavailable {
+    package init(off: Bool = false) {
+        disabled = off
+    }
+
+    func unavailable(_ code: Int32) -> Unavailable {
         Unavailable(reason: disabled ? "LOMME_VAULT_KEYRING=off" : String(cString: strerror(code)))
     }
 
@@ -24,12 +28,12 @@ package enum Keyring {
     }
 
     /// The key's id, or nil when there is none (or it expired or was revoked).
-    package static func find(_ description: String) throws(Unavailable) -> KeyID? {
+    package func find(_ description: String) throws(Unavailable) -> KeyID? {
         if disabled { throw unavailable(0) }
         let id = keyctl_search(KEY_SPEC_USER_KEYRING, "user", description, 0)
         if id >= 0 { return KeyID(id) }
         let code = errno
-        if isRefusal(code) { throw unavailable(code) }
+        if Keyring.isRefusal(code) { throw unavailable(code) }
         return nil
     }
 
@@ -42,7 +46,7 @@ package enum Keyring {
     }
 
     /// Adds (or replaces) a key readable by every process of this uid, expiring after `timeout` seconds.
-    package static func add(_ description: String, payload: SecureBytes, timeout: UInt32) throws(Unavailable) -> KeyID {
+    package func add(_ description: String, payload: SecureBytes, timeout: UInt32) throws(Unavailable) -> KeyID {
         if disabled { throw unavailable(0) }
         let id = payload.withUnsafeBytes { bytes in
             add_key("user", description, bytes.baseAddress!, bytes.count, KEY_SPEC_USER_KEYRING)
@@ -64,7 +68,7 @@ package enum Keyring {
     }
 
     /// The keys of `type` directly in the user keyring, with their descriptions.
-    package static func userKeys(type wanted: String) -> [(KeyID, String)] {
+    package func userKeys(type wanted: String) -> [(KeyID, String)] {
         if disabled { return [] }
         var buffer: UnsafeMutableRawPointer? = nil
         let length = keyctl_read_alloc(KEY_SPEC_USER_KEYRING, &buffer)

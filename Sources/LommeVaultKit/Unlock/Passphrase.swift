@@ -13,7 +13,7 @@ package enum PassphraseSource: Sendable, Equatable {
 
     /// The first line of the fd or file (without its line end). Read one byte at a
     /// time straight into locked memory, so nothing past the line is consumed.
-    package func readLine() throws(LommeError) -> SecureBytes {
+    package func readFirstLine() throws(LommeError) -> SecureBytes {
         let descriptor: Int32
         let label: String
         switch self {
@@ -59,44 +59,38 @@ package enum PassphraseSource: Sendable, Equatable {
 /// Asking for passphrases.
 package enum Passphrase {
     /// A passphrase to open an existing vault, from `source`.
-    package static func existing(_ source: PassphraseSource, prompt: String) throws(LommeError) -> SecureBytes {
+    package static func existing(_ source: PassphraseSource, prompt: String, _ interaction: any Interaction) throws(LommeError) -> SecureBytes {
         switch source {
         case .terminal:
-            // PART2: prompts on the terminal.
-            var typed = try Prompt.ask(prompt, echo: false)
-            defer { SecureBytes.wipe(&typed) }
-            guard !typed.isEmpty else { throw LommeError(.wrongPassphrase, "no passphrase was typed") }
-            return SecureBytes(copying: typed)
+            let typed = try interaction.askSecret(prompt)
+            guard typed.count > 0 else { throw LommeError(.wrongPassphrase, "no passphrase was typed") }
+            return typed
         default:
-            return try source.readLine()
+            return try source.readFirstLine()
         }
     }
 
     /// A new passphrase: on a terminal typed twice, at least `minimumLength` long (three
     /// tries), with a warning when it is weak; from an fd or file read once.
-    package static func new(_ source: PassphraseSource, what: String = "New passphrase") throws(LommeError) -> SecureBytes {
+    package static func new(_ source: PassphraseSource, _ interaction: any Interaction, what: String = "New passphrase") throws(LommeError) -> SecureBytes {
         guard source == .terminal else {
-            let phrase = try source.readLine()
+            let phrase = try source.readFirstLine()
             try checkLength(phrase)
-            warnIfWeak(phrase)
+            warnIfWeak(phrase, interaction)
             return phrase
         }
         for _ in 0..<3 {
-            // PART2: prompts and prints on the terminal.
-            var first = try Prompt.ask("\(what): ", echo: false)
-            defer { SecureBytes.wipe(&first) }
-            let phrase = SecureBytes(copying: first)
+            let phrase = try interaction.askSecret("\(what): ")
             do {
                 try checkLength(phrase)
             } catch {
-                Terminal.info(error.message)
+                interaction.notice(error.message)
                 continue
             }
-            warnIfWeak(phrase)
-            var second = try Prompt.ask("Repeat it: ", echo: false)
-            defer { SecureBytes.wipe(&second) }
-            if SecureBytes(copying: second).isEqual(to: phrase) { return phrase }
-            Terminal.info("The two passphrases differ; try again.")
+            warnIfWeak(phrase, interaction)
+            let second = try interaction.askSecret("Repeat it: ")
+            if second.isEqual(to: phrase) { return phrase }
+            interaction.notice("The two passphrases differ; try again.")
         }
         throw LommeError.failure("no passphrase was set (three tries); run the command again")
     }
@@ -125,10 +119,9 @@ package enum Passphrase {
         }
     }
 
-    static func warnIfWeak(_ phrase: SecureBytes) {
+    static func warnIfWeak(_ phrase: SecureBytes, _ interaction: any Interaction) {
         if isWeak(phrase) {
-            // PART2: prints a warning.
-            Terminal.info("warning: this passphrase is weak; a longer one, such as four or more random words, is much harder to guess")
+            interaction.notice("warning: this passphrase is weak; a longer one, such as four or more random words, is much harder to guess")
         }
     }
 }

@@ -31,16 +31,12 @@ package struct OpenedVault: Sendable {
 package enum Session {
     /// The hard limit of an unlocked session, however often it is used.
     package static let hardLimit: UInt32 = 12 * 3600
+    /// How long `unlock` keeps the vault open without use unless --timeout says otherwise.
     package static let defaultIdle: UInt32 = 600
 
-    nonisolated(unsafe) static var toldUnavailable = false
-
-    /// Says once per run that the keyring is refused here.
-    static func tellUnavailable(_ problem: Keyring.Unavailable) {
-        guard !toldUnavailable else { return }
-        toldUnavailable = true
-        // PART2: prints a notice.
-        Terminal.info("lomme-vault: the kernel keyring is not available here (\(problem.reason)); the vault cannot stay unlocked, so the passphrase is asked each time")
+    /// Says once per context that the keyring is refused here.
+    static func tellUnavailable(_ problem: Keyring.Unavailable, _ context: VaultContext) {
+        context.noticeOnce("session-keyring", "lomme-vault: the kernel keyring is not available here (\(problem.reason)); the vault cannot stay unlocked, so the passphrase is asked each time")
     }
 
     /// What every session key's description starts with.
@@ -110,14 +106,14 @@ package enum Session {
     /// The unlocked key for `sealed`, if there is a session: refreshes its timeout to
     /// min(idle, deadline − now). A key past its deadline or not matching the vault
     /// is removed.
-    package static func fromKeyring(_ store: VaultStore, _ sealed: VaultFormat.Sealed, refresh: Bool = true) -> (master: SecureBytes, state: State)? {
+    package static func fromKeyring(_ context: VaultContext, _ sealed: VaultFormat.Sealed, refresh: Bool = true) -> (master: SecureBytes, state: State)? {
         let description = keyDescription(salt: sealed.header.salt)
         let id: Keyring.KeyID
         do {
-            guard let found = try Keyring.find(description) else { return nil }
+            guard let found = try context.keyring.find(description) else { return nil }
             id = found
         } catch {
-            tellUnavailable(error)
+            tellUnavailable(error, context)
             return nil
         }
         guard let raw = Keyring.read(id), let payload = Payload(raw) else { return nil }
@@ -133,45 +129,45 @@ package enum Session {
     }
 
     /// Reads and opens the vault: keyring first, then a passphrase.
-    package static func open(_ store: VaultStore, _ options: UnlockOptions, useKeyring: Bool = true) throws(LommeError) -> OpenedVault {
+    package static func open(_ context: VaultContext, _ options: UnlockOptions, useKeyring: Bool = true) throws(LommeError) -> OpenedVault {
+        let store = context.store
         let sealed = try VaultFormat.parse(try store.read())
-        if useKeyring, let (master, state) = fromKeyring(store, sealed) {
+        if useKeyring, let (master, state) = fromKeyring(context, sealed) {
             let plaintext = try VaultFormat.open(sealed, master: master)
             return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
                                fromKeyring: true, sessionDeadline: state.deadline)
         }
-        let master = try deriveWithPassphrase(store, sealed, options)
+        let master = try deriveWithPassphrase(context, sealed, options)
         let plaintext = try VaultFormat.open(sealed, master: master)
         return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext), fromKeyring: false)
     }
 
-    /// Asks for the passphrase (three tries on a terminal) and returns the master key
-    /// once the key check matches.
-    package static func deriveWithPassphrase(_ store: VaultStore, _ sealed: VaultFormat.Sealed, _ options: UnlockOptions, prompt: String? = nil) throws(LommeError) -> SecureBytes {
+    /// Asks for the passphrase (three tries when it is asked, one from an fd or file) and
+    /// returns the master key once the key check matches.
+    package static func deriveWithPassphrase(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ options: UnlockOptions,
+                                             prompt: String? = nil) throws(LommeError) -> SecureBytes {
+        let store = context.store
+        let interaction = context.interaction
         if options.source == .terminal {
-            // PART2: prompts for the passphrase.
-            guard !options.noPrompt, Prompt.isAvailable else {
+            guard !options.noPrompt, interaction.canAsk else {
                 throw LommeError(.locked, "the vault is locked; run `lomme-vault unlock` in a terminal, or give the passphrase with --passphrase-fd or --passphrase-file")
             }
         }
         let tries = options.source == .terminal ? 3 : 1
         for attempt in 1...tries {
-            let phrase = try Passphrase.existing(options.source, prompt: prompt ?? "Passphrase for \(store.path): ")
-            let master = try deriveShowingProgress(phrase, sealed.header)
+            let phrase = try Passphrase.existing(options.source, prompt: prompt ?? "Passphrase for \(store.path): ", interaction)
+            let master = try derive(phrase, sealed.header, interaction)
             if VaultFormat.matches(sealed, master: master) { return master }
-            // PART2: prints to the terminal.
-            if attempt < tries { Terminal.info("Wrong passphrase; try again.") }
+            if attempt < tries { interaction.notice("Wrong passphrase; try again.") }
         }
         throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path)\(tries > 1 ? " (\(tries) tries)" : ""); try again")
     }
 
-    /// Runs the KDF, with a one-line "unlocking…" on stderr when it is a terminal.
-    package static func deriveShowingProgress(_ phrase: SecureBytes, _ header: VaultFormat.Header) throws(LommeError) -> SecureBytes {
-        // PART2: writes progress to the terminal.
-        let show = Terminal.isTerminal(STDERR_FILENO)
-        if show { Terminal.write("unlocking…", to: STDERR_FILENO) }
-        defer { if show { Terminal.write("\r\u{1B}[K", to: STDERR_FILENO) } }
-        return try KDF.derive(passphrase: phrase, salt: header.salt, limits: header.limits)
+    /// Runs the KDF while the interaction shows "unlocking…".
+    package static func derive(_ phrase: SecureBytes, _ header: VaultFormat.Header, _ interaction: any Interaction) throws(LommeError) -> SecureBytes {
+        try interaction.progress("unlocking…") { () throws(LommeError) in
+            try KDF.derive(passphrase: phrase, salt: header.salt, limits: header.limits)
+        }
     }
 
     /// Keeps `master` in the keyring for `idle` seconds of non-use, until `deadline` at the
@@ -180,31 +176,31 @@ package enum Session {
     /// session's deadline, so using the session never pushes its end back.
     /// Returns the deadline kept.
     @discardableResult
-    package static func store(_ store: VaultStore, _ sealed: VaultFormat.Sealed, master: SecureBytes, idle: UInt32,
+    package static func store(_ keyring: Keyring, _ sealed: VaultFormat.Sealed, master: SecureBytes, idle: UInt32,
                              deadline existing: UInt64?) throws(Keyring.Unavailable) -> UInt64 {
         let current = now()
         let deadline = min(existing ?? UInt64.max, current + UInt64(hardLimit))
         guard deadline > current else { throw Keyring.Unavailable(reason: "the session has just ended") }
         let payload = Payload(master: master, deadline: deadline, idle: idle).encoded()
-        _ = try Keyring.add(keyDescription(salt: sealed.header.salt), payload: payload,
+        _ = try keyring.add(keyDescription(salt: sealed.header.salt), payload: payload,
                             timeout: UInt32(min(UInt64(idle), deadline - current)))
         return deadline
     }
 
     /// Removes the session of `salt`'s vault; false when there was none.
     @discardableResult
-    package static func lock(_ store: VaultStore, salt: [UInt8]) throws(Keyring.Unavailable) -> Bool {
-        guard let id = try Keyring.find(keyDescription(salt: salt)) else { return false }
+    package static func lock(_ keyring: Keyring, salt: [UInt8]) throws(Keyring.Unavailable) -> Bool {
+        guard let id = try keyring.find(keyDescription(salt: salt)) else { return false }
         Keyring.remove(id)
         return true
     }
 
     /// Removes every session and every cached token of this user, whatever vault they
     /// belong to (`lock --all`). Returns how many sessions and tokens went.
-    package static func lockAll() throws(Keyring.Unavailable) -> (sessions: Int, tokens: Int) {
-        if Keyring.disabled { throw Keyring.unavailable(0) }
+    package static func lockAll(_ keyring: Keyring) throws(Keyring.Unavailable) -> (sessions: Int, tokens: Int) {
+        if keyring.disabled { throw keyring.unavailable(0) }
         var sessions = 0, tokens = 0
-        for (id, description) in Keyring.userKeys(type: "user") {
+        for (id, description) in keyring.userKeys(type: "user") {
             if description.hasPrefix(keyPrefix) {
                 sessions += 1
             } else if description.hasPrefix(TokenCache.prefix) {

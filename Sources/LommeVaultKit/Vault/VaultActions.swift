@@ -1,17 +1,15 @@
-import Glibc
 import LommeCore
 
 /// The vault operations the commands are made of, each a few lines in the CLI.
 package enum VaultActions {
-    /// The KDF limits for a new vault or a new passphrase, from `LOMME_VAULT_KDF`.
-    package static func newLimits() throws(LommeError) -> KDFLimits {
-        // PART2: reads the environment; the KDF setting should come in as a value.
-        let setting = getenv("LOMME_VAULT_KDF").map { String(cString: $0) }
+    /// The KDF limits for a new vault or a new passphrase, from the settings' KDF value
+    /// (`LOMME_VAULT_KDF`); calibrating takes a moment, shown as progress.
+    package static func newLimits(_ context: VaultContext) throws(LommeError) -> KDFLimits {
+        let setting = context.settings.kdf
         if setting == nil || setting == "calibrate" || setting == "" {
-            // PART2: writes progress to the terminal.
-            if Terminal.isTerminal(STDERR_FILENO) { Terminal.write("calibrating the key derivation…", to: STDERR_FILENO) }
-            defer { if Terminal.isTerminal(STDERR_FILENO) { Terminal.write("\r\u{1B}[K", to: STDERR_FILENO) } }
-            return try KDF.limitsForNewVault(environment: setting)
+            return try context.interaction.progress("calibrating the key derivation…") { () throws(LommeError) in
+                try KDF.limitsForNewVault(environment: setting)
+            }
         }
         return try KDF.limitsForNewVault(environment: setting)
     }
@@ -24,15 +22,16 @@ package enum VaultActions {
     /// Creates a vault holding `contents`, sealed under a new passphrase. Refuses to
     /// replace an existing vault. Returns the limits used and how long one derivation took.
     @discardableResult
-    package static func create(_ store: VaultStore, contents: VaultContents, source: PassphraseSource) throws(LommeError) -> (limits: KDFLimits, seconds: Double) {
+    package static func create(_ context: VaultContext, contents: VaultContents, source: PassphraseSource) throws(LommeError) -> (limits: KDFLimits, seconds: Double) {
+        let store = context.store
         if store.exists {
             throw LommeError.failure("a vault already exists at \(store.path); use `lomme-vault passwd` to change its passphrase, or move it away first")
         }
-        let phrase = try Passphrase.new(source)
-        let limits = try newLimits()
+        let phrase = try Passphrase.new(source, context.interaction)
+        let limits = try newLimits(context)
         let header = newHeader(limits)
         let start = KDF.monotonicSeconds()
-        let master = try Session.deriveShowingProgress(phrase, header)
+        let master = try Session.derive(phrase, header, context.interaction)
         let seconds = KDF.monotonicSeconds() - start
         let bytes = VaultFormat.seal(contents.plaintext(), master: master, header: header)
         try store.withWriteLock { () throws(LommeError) in
@@ -71,16 +70,17 @@ package enum VaultActions {
     /// `LOMME_VAULT_KDF`, new nonce. The `.bak` becomes the new vault too, so no file
     /// under the old passphrase (or the old key) stays; the old unlocked session and its
     /// cached tokens are removed. Returns true when a session was removed.
-    package static func changePassphrase(_ store: VaultStore, old: UnlockOptions, new: PassphraseSource) throws(LommeError) -> Bool {
+    package static func changePassphrase(_ context: VaultContext, old: UnlockOptions, new: PassphraseSource) throws(LommeError) -> Bool {
+        let store = context.store
         let sealed = try VaultFormat.parse(try store.read())
-        let oldMaster = try Session.deriveWithPassphrase(store, sealed, old, prompt: "Current passphrase for \(store.path): ")
+        let oldMaster = try Session.deriveWithPassphrase(context, sealed, old, prompt: "Current passphrase for \(store.path): ")
         if new == .terminal && old.noPrompt {
             throw LommeError(.locked, "--no-prompt: give the new passphrase with --new-passphrase-fd or --new-passphrase-file")
         }
-        let phrase = try Passphrase.new(new)
-        let limits = try newLimits()
+        let phrase = try Passphrase.new(new, context.interaction)
+        let limits = try newLimits(context)
         let header = newHeader(limits)
-        let newMaster = try Session.deriveShowingProgress(phrase, header)
+        let newMaster = try Session.derive(phrase, header, context.interaction)
         try store.withWriteLock { () throws(LommeError) in
             let current = try VaultFormat.parse(try store.read())
             guard VaultFormat.matches(current, master: oldMaster) else {
@@ -89,7 +89,7 @@ package enum VaultActions {
             let plaintext = try VaultFormat.open(current, master: oldMaster)
             try store.write(VaultFormat.seal(plaintext, master: newMaster, header: header), backup: .same)
         }
-        TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt))
-        return (try? Session.lock(store, salt: sealed.header.salt)) ?? false
+        TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt), keyring: context.keyring)
+        return (try? Session.lock(context.keyring, salt: sealed.header.salt)) ?? false
     }
 }

@@ -22,17 +22,18 @@ package struct VaultStatus: Sendable {
     /// Where the stored config came from (nil: not recorded, or no config).
     package var source: ConfigSource?
 
-    package static func read(_ store: VaultStore) throws(LommeError) -> VaultStatus {
+    package static func read(_ context: VaultContext) throws(LommeError) -> VaultStatus {
+        let store = context.store
         var status = VaultStatus(path: store.path, exists: store.exists)
         guard status.exists else { return status }
         let sealed = try VaultFormat.parse(try store.read())
         status.limits = sealed.header.limits
         do {
-            _ = try Keyring.find(Session.keyDescription(store, salt: sealed.header.salt))
+            _ = try context.keyring.find(Session.keyDescription(store, salt: sealed.header.salt))
         } catch {
             status.keyringProblem = error.reason
         }
-        if status.keyringProblem == nil, let (master, state) = Session.fromKeyring(store, sealed, refresh: false) {
+        if status.keyringProblem == nil, let (master, state) = Session.fromKeyring(context, sealed, refresh: false) {
             status.unlocked = true
             status.idle = state.idle
             status.deadline = state.deadline

@@ -26,16 +26,9 @@ package struct VaultStore: Sendable {
         return VaultStore(path: home + "/.local/share/lomme-vault/vault")
     }
 
-    package var directory: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let dir = String(path[..<slash])
-        return dir.isEmpty ? "/" : dir
-    }
+    package var directory: String { AtomicFile.directory(of: path) }
 
-    var name: String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
+    var name: String { AtomicFile.name(of: path) }
 
     package var backupPath: String { path + ".bak" }
     package var lockPath: String { path + ".lock" }
@@ -170,59 +163,33 @@ package struct VaultStore: Sendable {
     /// (or, with `.same`, the new one). Call inside `withWriteLock`.
     package func write(_ bytes: [UInt8], backup: Backup = .previous) throws(LommeError) {
         try makeDirectory()
-        func failed(_ what: String, _ code: Int32 = errno) -> LommeError {
-            LommeError.failure("cannot write the vault \(path) (\(what): \(String(cString: strerror(code)))); the old vault is unchanged")
-        }
-        let suffix = Sodium.hex(Sodium.randomBytes(6))
-        let temp = directory + "/." + name + ".tmp-\(getpid())-" + suffix
-        let descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw failed("create \(temp)") }
-        var keep = false
-        defer { if !keep { unlink(temp) } }
-        var offset = 0
-        let writeError: LommeError? = bytes.withUnsafeBytes { buffer -> LommeError? in
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return failed("write")
-                }
-                offset += written
+        do {
+            try AtomicFile.replace(path, with: bytes, mode: 0o600) { (temp, suffix) throws(AtomicFile.Failure) in
+                try replaceBackup(newVault: temp, suffix: suffix, backup: backup)
             }
-            return nil
+        } catch {
+            throw LommeError.failure("cannot write the vault \(path) (\(error.step): \(error.reason)); the old vault is unchanged")
         }
-        if let writeError { close(descriptor); throw writeError }
-        guard fsync(descriptor) == 0 else {
-            let code = errno  // before close() can change it
-            close(descriptor)
-            throw failed("fsync", code)
+    }
+
+    /// The current vault (or, with `.same`, the new one at `newVault`) becomes the .bak: a
+    /// hard link under a temp name, renamed over the old .bak, so the .bak too is always
+    /// whole. With `.same` this comes before the vault is replaced: a crash in between
+    /// leaves the old vault and a .bak under the new passphrase, both whole.
+    func replaceBackup(newVault: String, suffix: String, backup: Backup) throws(AtomicFile.Failure) {
+        guard backup == .same || exists else { return }
+        let backupTemp = directory + "/." + name + ".bak-" + suffix
+        var replaced = false
+        if link(backup == .same ? newVault : path, backupTemp) == 0 {
+            replaced = rename(backupTemp, backupPath) == 0
+            // When the .bak already is the vault (a writer killed between its two
+            // renames leaves them as one file), rename() succeeds without doing
+            // anything and the temp name stays: remove it whatever happened.
+            unlink(backupTemp)
         }
-        guard close(descriptor) == 0 else { throw failed("close") }
-        if backup == .same || exists {
-            // The current vault (or, with `.same`, the new one) becomes the .bak: a hard
-            // link under a temp name, renamed over the old .bak, so the .bak too is always
-            // whole. With `.same` this comes before the vault is replaced: a crash in
-            // between leaves the old vault and a .bak under the new passphrase, both whole.
-            let backupTemp = directory + "/." + name + ".bak-\(getpid())-" + suffix
-            var replaced = false
-            if link(backup == .same ? temp : path, backupTemp) == 0 {
-                replaced = rename(backupTemp, backupPath) == 0
-                // When the .bak already is the vault (a writer killed between its two
-                // renames leaves them as one file), rename() succeeds without doing
-                // anything and the temp name stays: remove it whatever happened.
-                unlink(backupTemp)
-            }
-            // A .bak under the old passphrase must not outlive `passwd`: no .bak rather than that one.
-            if backup == .same && !replaced && unlink(backupPath) != 0 && errno != ENOENT {
-                throw failed("replace \(backupPath)")
-            }
-        }
-        guard rename(temp, path) == 0 else { throw failed("rename") }
-        keep = true
-        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
+        // A .bak under the old passphrase must not outlive `passwd`: no .bak rather than that one.
+        if backup == .same && !replaced && unlink(backupPath) != 0 && errno != ENOENT {
+            throw AtomicFile.Failure(step: "replace \(backupPath)", code: errno)
         }
     }
 }

@@ -1,12 +1,11 @@
 import Glibc
 import LommeCore
 
-// PART2: asks on the terminal; belongs in the CLI (questions through a protocol).
 /// Questions asked on the controlling terminal (`/dev/tty`), never on stdin/stdout, so
 /// pipes stay clean. Secrets are read with echo off and returned as bytes.
-package enum Prompt {
+enum Prompt {
     /// True when there is a terminal to ask on.
-    package static var isAvailable: Bool {
+    static var isAvailable: Bool {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         close(descriptor)
@@ -16,7 +15,7 @@ package enum Prompt {
     /// Asks `question` on the terminal and returns the answer without its line end.
     /// With `echo: false` the typed characters are not shown (and the terminal is put
     /// back even if the user presses Ctrl-C).
-    package static func ask(_ question: String, echo: Bool = true) throws(LommeError) -> [UInt8] {
+    static func ask(_ question: String, echo: Bool = true) throws(LommeError) -> [UInt8] {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw LommeError(.locked, "no terminal to ask on; pass the value with --passphrase-fd or --passphrase-file (or a --from file)")
@@ -59,7 +58,7 @@ package enum Prompt {
     }
 
     /// A yes/no question; the default is no.
-    package static func confirm(_ question: String) throws(LommeError) -> Bool {
+    static func confirm(_ question: String) throws(LommeError) -> Bool {
         let answer = String(decoding: try ask(question + " [y/N] "), as: UTF8.self).lowercased()
         return answer == "y" || answer == "yes" || answer == "j" || answer == "ja"
     }

@@ -1,11 +1,9 @@
 import LommeCore
-import LommeVaultKit
-
 
 /// A plain code into a vault whose config came from sealed codes of a pinned issuer:
 /// refused (exit 7) unless `--allow-plain`, which drops the pin. `--yes` alone never
 /// overrides it, and on a terminal `--allow-plain` is asked again.
-enum PlainOverPinned {
+package enum PlainOverPinned {
     /// The pinned issuer, when there is one and `--allow-plain` was given; a refusal when
     /// there is one and it was not; nil when nothing is pinned.
     static func pinnedIssuer(in contents: VaultContents, allowPlain: Bool) throws(LommeError) -> [UInt8]? {
@@ -18,10 +16,10 @@ enum PlainOverPinned {
     }
 
     /// On a terminal, asks once more (whatever --yes says) before the pin is dropped.
-    static func confirmDroppingPin(_ pinned: [UInt8], noPrompt: Bool) throws {
-        guard !noPrompt, Prompt.isAvailable else { return }
-        Terminal.info("--allow-plain: the pinned issuer \(Fingerprint.of(pinned)) will be forgotten, and the config will come from a plain code that anyone could have made.")
-        guard try Prompt.confirm("Drop the pin and store the plain code?") else { throw LommeError.failure("not stored; nothing changed (the pin is kept)") }
+    static func confirmDroppingPin(_ pinned: [UInt8], noPrompt: Bool, _ interaction: any Interaction) throws(LommeError) {
+        guard !noPrompt, interaction.canAsk else { return }
+        interaction.notice("--allow-plain: the pinned issuer \(Fingerprint.of(pinned)) will be forgotten, and the config will come from a plain code that anyone could have made.")
+        guard try interaction.confirm("Drop the pin and store the plain code?") else { throw LommeError.failure("not stored; nothing changed (the pin is kept)") }
     }
 
     /// Forgets the pinned issuer (the last envelope is kept, so rollback is still refused).

@@ -1,43 +1,43 @@
 import Glibc
 import LommeCore
+import LommeVaultKit
 
-// PART2: writes to the terminal; belongs in the CLI.
 /// Messages for people go to stderr, one line each; stdout carries only data.
 ///
 /// Whatever reaches a person passes through `TerminalText` (control characters escaped),
 /// so text from a QR code or a server quoted in a message cannot drive the terminal.
-package enum Terminal {
+enum Terminal {
     /// One line on stderr: every control character in it escaped, a line break too.
-    package static func error(_ message: String) {
+    static func error(_ message: String) {
         write("lomme-vault: \(TerminalText.line(message))\n", to: STDERR_FILENO)
     }
 
     /// A message on stderr: line breaks kept, every other control character escaped.
-    package static func info(_ message: String) {
+    static func info(_ message: String) {
         write(TerminalText.lines(message) + "\n", to: STDERR_FILENO)
     }
 
     /// Text for a person on stdout (`scan`, `status`): line breaks kept, every other
     /// control character escaped.
-    package static func show(_ text: String) {
+    static func show(_ text: String) {
         write(TerminalText.lines(text), to: STDOUT_FILENO)
     }
 
     /// A value on stdout (`get`, `scan --raw`): the exact bytes to a pipe or a file; on a
     /// terminal, control characters escaped as `show` does, so a value cannot drive it.
-    package static func data(_ text: String) {
+    static func data(_ text: String) {
         write(isTerminal(STDOUT_FILENO) ? TerminalText.lines(text) : text, to: STDOUT_FILENO)
     }
 
     /// Writes the exact bytes of `text` to stdout (text the tool made itself: QR blocks,
     /// JSON with every control escaped, a token checked to be printable ASCII).
-    package static func output(_ text: String) {
+    static func output(_ text: String) {
         write(text, to: STDOUT_FILENO)
     }
 
-    package static func write(_ text: String, to descriptor: Int32) {
+    static func write(_ text: String, to descriptor: Int32) {
         FileIO.writeAll(Array(text.utf8), to: descriptor)
     }
 
-    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 }

@@ -1,0 +1,116 @@
+import Glibc
+import LommeCore
+
+/// `import`: what a payload is (one place: `Payload.kind`), the checks (rules, issuer pin,
+/// replay, rollback, plain over pinned), the confirmation, and the store, with the sealed
+/// checks made again under the write lock against what the vault holds then.
+package struct ImportService {
+    package struct Request: Sendable {
+        package var checksums = true
+        /// `--yes`: store without asking (never overrides the plain-over-pinned rule).
+        package var yes = false
+        package var trustNewIssuer = false
+        package var expectIssuer: String?
+        package var allowPlain = false
+        package var unlock = UnlockOptions()
+        package init() {}
+    }
+
+    package enum Outcome: Sendable, Equatable {
+        /// The vault already holds this config (plain) or this envelope (sealed).
+        case alreadyHeld, alreadyImported
+        case stored, created
+    }
+
+    package let context: VaultContext
+    package let request: Request
+
+    package init(_ context: VaultContext, _ request: Request) {
+        self.context = context
+        self.request = request
+    }
+
+    /// Imports a payload (a QR code's bytes, or standard input's).
+    package func run(_ payload: [UInt8]) throws(LommeError) -> Outcome {
+        let text = QRText.decode(payload)
+        if Payload.kind(of: text) == .sealed { return try importSealed(text) }
+        return try importPlain(PlainPayload.decode(payload, checksums: request.checksums))
+    }
+
+    func importPlain(_ config: Config) throws(LommeError) -> Outcome {
+        let store = context.store
+        let allowPlain = request.allowPlain
+        let opened: OpenedVault? = store.exists ? try Session.open(context, request.unlock) : nil
+        if let opened, let pinned = try PlainOverPinned.pinnedIssuer(in: opened.contents, allowPlain: allowPlain) {
+            try PlainOverPinned.confirmDroppingPin(pinned, noPrompt: request.unlock.noPrompt, context.interaction)
+        }
+        let old = opened?.contents.config
+        if old == config && !allowPlain { return .alreadyHeld }
+        try confirm(config, replacing: old, notes: ["Plain config: it was readable by anyone who saw the QR code."])
+        if let opened {
+            try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+                // Checked again under the write lock; --allow-plain drops the pin here.
+                _ = try PlainOverPinned.pinnedIssuer(in: contents, allowPlain: allowPlain)
+                try PlainOverPinned.dropPin(in: &contents)
+                contents.store(config, source: .plain)
+            }
+            return .stored
+        }
+        context.interaction.notice("There is no vault at \(store.path) yet; creating it.")
+        var contents = VaultContents()
+        contents.store(config, source: .plain, now: contents.created)
+        _ = try Provisioning.createVault(context, contents: contents, source: request.unlock.source, noPrompt: request.unlock.noPrompt,
+                                         refusal: "--no-prompt: give the new vault's passphrase with --passphrase-fd or --passphrase-file")
+        return .created
+    }
+
+    func importSealed(_ text: String) throws(LommeError) -> Outcome {
+        let store = context.store
+        guard store.exists else {
+            throw LommeError(.notFound, "a sealed code opens only on the device it was issued to, and there is no vault at \(store.path): run `lomme-vault init`, show `lomme-vault key` to the parent, and import the code they issue to it")
+        }
+        let opened = try Session.open(context, request.unlock)
+        guard let identity = try opened.contents.deviceIdentity() else {
+            throw LommeError.refused("this vault has no device key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
+        }
+        let now = Int64(time(nil))
+        let check = try sealedCheck(text, identity: identity, now: now)
+        if check.alreadyImported { return .alreadyImported }
+        try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines, question: check.question,
+                    skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            // Checked again against what the vault holds now, under the write lock.
+            guard var current = try contents.deviceIdentity() else { throw LommeError.refused("the vault's device key disappeared; nothing was stored") }
+            let recheck = try sealedCheck(text, identity: current, now: now)
+            recheck.record(in: &current, now: VaultContents.timestamp())
+            contents.device = current.json
+            contents.store(recheck.config, source: .sealed(issuer: recheck.content.issuerKey))
+        }
+        return .stored
+    }
+
+    /// Opens the envelope and checks issuer, pin, replay and rollback against `identity`.
+    func sealedCheck(_ text: String, identity: DeviceIdentity, now: Int64) throws(LommeError) -> SealedImport {
+        try SealedImport(text: text, identity: identity, now: now, checksums: request.checksums,
+                         trustNewIssuer: request.trustNewIssuer, expectIssuer: request.expectIssuer)
+    }
+
+    /// Shows what will be stored and what it replaces, and asks unless --yes.
+    func confirm(_ config: Config, replacing old: Config?, notes: [String], question: String = "Store it?",
+                 skipQuestion: Bool = false) throws(LommeError) {
+        let interaction = context.interaction
+        notes.forEach(interaction.notice)
+        interaction.notice("Will store:")
+        config.summaryLines.forEach(interaction.notice)
+        if let old {
+            interaction.notice("Replaces (kept as the previous config):")
+            old.summaryLines.forEach(interaction.notice)
+        }
+        if !request.yes && !skipQuestion {
+            guard !request.unlock.noPrompt, interaction.canAsk else {
+                throw LommeError.failure("add --yes to import without a terminal to confirm on")
+            }
+            guard try interaction.confirm(question) else { throw LommeError.failure("not stored; nothing changed") }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import LommeCore
+
+/// "This vault has device keys": made when missing, then saved, in one place for `init`,
+/// `import` into no vault, `issue --to` (the signing key) and `key`.
+package enum Provisioning {
+    /// The device identity of `opened`; made and stored under the write lock when the vault
+    /// has none. `made` is true when it was made now.
+    package static func deviceIdentity(_ opened: OpenedVault) throws(LommeError) -> (identity: DeviceIdentity, made: Bool) {
+        if let identity = try opened.contents.deviceIdentity() { return (identity, false) }
+        var made: DeviceIdentity?
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            made = try contents.ensureDeviceIdentity()
+        }
+        guard let made else { throw LommeError.failure("the device keys could not be stored; nothing changed") }
+        return (made, true)
+    }
+
+    /// A new vault holding `contents` and device keys, sealed under a new passphrase from
+    /// `source` (asked twice through the interaction when it is the terminal).
+    package static func createVault(_ context: VaultContext, contents: VaultContents = VaultContents(), source: PassphraseSource,
+                                    noPrompt: Bool, refusal: String) throws(LommeError)
+        -> (identity: DeviceIdentity, limits: KDFLimits, seconds: Double)
+    {
+        if noPrompt && source == .terminal {
+            throw LommeError(.locked, refusal)
+        }
+        var contents = contents
+        let identity = try contents.ensureDeviceIdentity()
+        let made = try VaultActions.create(context, contents: contents, source: source)
+        return (identity, made.limits, made.seconds)
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+import LommeCore
+
+/// Unlock, lock (with the tokens, which open the bank API as the secret does), lock --all
+/// and passwd: the session flows, one place for every front end.
+package struct UnlockService {
+    package let context: VaultContext
+
+    package init(_ context: VaultContext) {
+        self.context = context
+    }
+
+    package struct Unlocked: Sendable {
+        /// The session's hard end (Unix seconds).
+        package var deadline: UInt64
+        /// True when a live session was kept (its end not moved), false when a passphrase
+        /// proven now set a new 12 h end.
+        package var keptLiveSession: Bool
+    }
+
+    /// Keeps the vault's key in the keyring for `idle` seconds of non-use. A live session
+    /// changes its idle timeout only: its deadline was set when the passphrase was proven,
+    /// and only a passphrase proven now (given with --passphrase-fd/--passphrase-file, or
+    /// after `lock`) sets a new one.
+    package func unlock(idle: UInt32, _ options: UnlockOptions) throws(LommeError) -> Unlocked {
+        let sealed = try VaultFormat.parse(try context.store.read())
+        let master: SecureBytes
+        var liveDeadline: UInt64? = nil
+        if options.source == .terminal, let (key, state) = Session.fromKeyring(context, sealed) {
+            master = key
+            liveDeadline = state.deadline
+        } else {
+            master = try Session.deriveWithPassphrase(context, sealed, options)
+            _ = try VaultFormat.open(sealed, master: master)  // a damaged body is exit 5 now, not later
+        }
+        do {
+            let deadline = try Session.store(context.keyring, sealed, master: master, idle: idle, deadline: liveDeadline)
+            return Unlocked(deadline: deadline, keptLiveSession: liveDeadline != nil)
+        } catch {
+            throw LommeError.failure("the kernel keyring is not available here (\(error.reason)), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
+        }
+    }
+
+    package enum Locked: Sendable, Equatable {
+        /// The keyring is refused here, so nothing was ever kept unlocked.
+        case keyringUnavailable(reason: String)
+        /// `sessions` sessions and `tokens` cached tokens were forgotten.
+        case forgot(sessions: Int, tokens: Int)
+    }
+
+    /// Forgets this vault's session and its cached tokens. Exit 6 when there is no vault.
+    package func lock() throws(LommeError) -> Locked {
+        let store = context.store
+        guard store.exists else {
+            throw LommeError(.notFound, "no vault at \(store.path), so no session to find by it; `lomme-vault lock --all` forgets every session and token of this user")
+        }
+        let salt = try VaultFormat.parse(try store.read()).header.salt
+        let removed: Bool
+        do {
+            removed = try Session.lock(context.keyring, salt: salt)
+        } catch {
+            return .keyringUnavailable(reason: error.reason)
+        }
+        // A cached access token opens the bank API as the secret does: it goes too.
+        let tokens = TokenCache.forgetAll(vaultID: Session.vaultID(salt: salt), keyring: context.keyring)
+        return .forgot(sessions: removed ? 1 : 0, tokens: tokens)
+    }
+
+    /// Forgets every session and cached token of this user, whatever vault they belong to.
+    package func lockAll() -> Locked {
+        do {
+            let (sessions, tokens) = try Session.lockAll(context.keyring)
+            return .forgot(sessions: sessions, tokens: tokens)
+        } catch {
+            return .keyringUnavailable(reason: error.reason)
+        }
+    }
+
+    /// Re-seals under a new passphrase; true when an unlocked session was ended.
+    package func changePassphrase(old: UnlockOptions, new: PassphraseSource) throws(LommeError) -> Bool {
+        try VaultActions.changePassphrase(context, old: old, new: new)
+    }
+}

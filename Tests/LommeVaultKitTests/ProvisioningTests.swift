@@ -1,0 +1,45 @@
+import LommeCore
+import LommeTestSupport
+import LommeVaultKit
+import Testing
+
+/// Provisioning and IssueService through the library.
+@Suite("Provisioning and IssueService")
+struct ProvisioningTests {
+    @Test func deviceKeysAreMadeOnceAndKept() throws {
+        let box = ServiceBox()
+        let pw = box.file("pw", servicePhrase)
+        let context = box.context(ScriptedInteraction())
+        try VaultActions.create(context, contents: VaultContents(), source: .file(pw))  // a vault from before device keys
+        let options = UnlockOptions(source: .file(pw))
+        let made = try Provisioning.deviceIdentity(Session.open(context, options, useKeyring: false))
+        #expect(made.made)
+        let again = try Provisioning.deviceIdentity(Session.open(context, options, useKeyring: false))
+        #expect(!again.made)
+        #expect(again.identity.receiving.publicKey == made.identity.receiving.publicKey)
+        #expect(try IssueService(context).issuerKeys(options).publicKey == made.identity.signing.publicKey)
+    }
+
+    @Test func noPromptWithoutAPassphraseSourceCreatesNothing() throws {
+        let box = ServiceBox()
+        do {
+            _ = try Provisioning.createVault(box.context(ScriptedInteraction()), source: .terminal, noPrompt: true, refusal: "no prompt")
+            Issue.record("created a vault")
+        } catch {
+            #expect(error.code == .locked && error.message == "no prompt")
+        }
+        #expect(!VaultStore(path: box.vault).exists)
+    }
+
+    @Test func aPlainPayloadIsTheAppsJSONAndSealingNeedsAVault() throws {
+        let config = sampleConfig()
+        #expect(try IssueService.payload(config, sealedTo: nil, issuer: nil, now: 0, lifetime: 60) == PlainPayload.encode(config))
+        let box = ServiceBox()
+        do {
+            _ = try IssueService(box.context(ScriptedInteraction())).issuerKeys(UnlockOptions())
+            Issue.record("signing keys without a vault")
+        } catch {
+            #expect(error.code == .notFound)
+        }
+    }
+}
