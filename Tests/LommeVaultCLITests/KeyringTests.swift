@@ -29,7 +29,8 @@ struct KeyringTests {
         let payload = try #require(Keyring.read(id))
         #expect(payload.count == 45)
         // keyctl(1), yet another process, sees it in the user keyring, readable by the user.
-        let listed = CLI.run([], shell: "keyctl describe \(id)")
+        var listed = CLI.run([], shell: "keyctl describe \(id)")
+        listed.stdout = Array(listed.stdout.drop(while: { $0 == UInt8(ascii: " ") }))  // the serial is "%9d"
         // The whole line: possessor and user all, group and other nothing.
         let owner = String(format: "%5d %5d", getuid(), getgid())
         let expected = "\(id): alswrvalswrv------------ \(owner) user: \(try description(box))\n"
