@@ -60,7 +60,11 @@ let package = Package(
             dependencies: [
                 "LommeCore", "LommeImages", "LommeScan", "LommeQR", "LommeVaultKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The Swift runtime (and FoundationEssentials, which ArgumentParser uses) linked in:
+            // the installed binary runs without a Swift toolchain and starts without resolving
+            // a dozen libswift*.so. Debug builds too, so the tests drive what is installed.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"], .when(platforms: [.linux]))]
         ),
         // Benchmark driver for bench/scan (decode rate and time per picture); not installed.
         .executableTarget(name: "lomme-bench", dependencies: ["LommeScan", "LommeImages"]),
