@@ -10,6 +10,7 @@ import PackageDescription
 //   LommeScan ──> LommeImages, CZbar
 //   LommeImages ──> LommeCore (LommeError only), CPNG, CJPEG + CJPEGGlue, CWebP, CHeif
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
+//   CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif: headers only; CLazyLibraries loads them on first call
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
