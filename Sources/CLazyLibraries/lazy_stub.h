@@ -17,16 +17,21 @@
         __atomic_store_n(&resolved, real, __ATOMIC_RELEASE);                               \
     }
 
+/// Hidden: the stub is not in the binary's dynamic symbol table (which -static-stdlib fills
+/// with -export-dynamic), so the loaded library's calls to its own functions bind to
+/// themselves, not back to the stub (no detour, no re-entry while dlopen runs constructors).
+#define STUB __attribute__((visibility("hidden")))
+
 /// Defines `name` with the prototype `ret name params`, forwarding `args`. The real
 /// header is included first, so a prototype that differs from it does not compile.
 #define LAZY_DEFINE(library, code, ret, name, params, args)                                       \
-    ret name params {                                                                      \
+    STUB ret name params {                                                                      \
         LAZY_RESOLVE(library, name, code)                                                  \
         return real args;                                                                  \
     }
 
 #define LAZY_DEFINE_VOID(library, code, name, params, args)                                       \
-    void name params {                                                                     \
+    STUB void name params {                                                                     \
         LAZY_RESOLVE(library, name, code)                                                  \
         real args;                                                                         \
     }
