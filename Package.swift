@@ -10,10 +10,19 @@ import PackageDescription
 //   LommeScan ──> LommeImages, CZbar
 //   LommeImages ──> LommeCore (LommeError only), CPNG, CJPEG + CJPEGGlue, CWebP, CHeif
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
+//   CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif: headers only; CLazyLibraries loads them on first call
 
-/// A C library found through pkg-config and Debian's -dev package.
+/// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkg, providers: [.apt([apt])])
+}
+
+/// A C library whose header the package compiles against but which the binary does not
+/// link: no pkg-config (it would add -lNAME), its module map links nothing, and
+/// CLazyLibraries loads it with dlopen on first use. Debian puts these headers on the
+/// default include path.
+func loadedLazily(_ name: String, apt: String) -> Target {
+    .systemLibrary(name: name, providers: [.apt([apt])])
 }
 
 let package = Package(
@@ -31,27 +40,30 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        system("CQRencode", pkg: "libqrencode", apt: "libqrencode-dev"),
-        system("CZbar", pkg: "zbar", apt: "libzbar-dev"),
+        loadedLazily("CQRencode", apt: "libqrencode-dev"),
+        loadedLazily("CZbar", apt: "libzbar-dev"),
         system("CSodium", pkg: "libsodium", apt: "libsodium-dev"),
-        system("CPNG", pkg: "libpng", apt: "libpng-dev"),
-        system("CJPEG", pkg: "libjpeg", apt: "libjpeg62-turbo-dev"),
-        system("CWebP", pkg: "libwebp", apt: "libwebp-dev"),
-        system("CHeif", pkg: "libheif", apt: "libheif-dev"),
+        loadedLazily("CPNG", apt: "libpng-dev"),
+        loadedLazily("CJPEG", apt: "libjpeg62-turbo-dev"),
+        loadedLazily("CWebP", apt: "libwebp-dev"),
+        loadedLazily("CHeif", apt: "libheif-dev"),
         system("CKeyutils", pkg: "libkeyutils", apt: "libkeyutils-dev"),
         // setjmp/longjmp error glue for libjpeg, which Swift cannot call directly.
-        .target(name: "CJPEGGlue", dependencies: ["CJPEG"]),
+        .target(name: "CJPEGGlue", dependencies: ["CJPEG", "CLazyLibraries"]),
+        // The picture and QR libraries above, loaded with dlopen on first use: their module maps
+        // link nothing, these stubs stand in for the functions the package calls (lomme_lazy.h).
+        .target(name: "CLazyLibraries", dependencies: ["CZbar", "CQRencode", "CPNG", "CJPEG", "CWebP", "CHeif"]),
         // prctl (variadic, which Swift cannot call) and libcurl loaded with dlopen.
         .target(name: "CLommeSystem"),
 
         // Config, payloads, sealed envelopes, the vault format, SecureBytes, KDF: pure.
         .target(name: "LommeCore", dependencies: ["CSodium"]),
         // Pictures: GrayImage, the codecs, EXIF, the loader and its limits.
-        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CJPEG", "CJPEGGlue", "CWebP", "CHeif"]),
+        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CJPEG", "CJPEGGlue", "CWebP", "CHeif", "CLazyLibraries"]),
         // Finding and reading QR codes in a picture.
-        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar"]),
+        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyLibraries"]),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
-        .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "CQRencode", "CPNG"]),
+        .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "CQRencode", "CPNG", "CLazyLibraries"]),
         // Storage, keyring, sessions, passphrases, tokens.
         .target(name: "LommeVaultKit", dependencies: ["LommeCore", "CKeyutils", "CLommeSystem"]),
 
@@ -60,7 +72,11 @@ let package = Package(
             dependencies: [
                 "LommeCore", "LommeImages", "LommeScan", "LommeQR", "LommeVaultKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The Swift runtime (and FoundationEssentials, which ArgumentParser uses) linked in:
+            // the installed binary runs without a Swift toolchain and starts without resolving
+            // a dozen libswift*.so. Debug builds too, so the tests drive what is installed.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"], .when(platforms: [.linux]))]
         ),
         // Benchmark driver for bench/scan (decode rate and time per picture); not installed.
         .executableTarget(name: "lomme-bench", dependencies: ["LommeScan", "LommeImages"]),

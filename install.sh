@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine for lomme-vault: installs the Debian packages it builds
 # and is tested with, builds it in release mode, installs the binary and man page under
-# /usr/local, and runs it once. Needs a Swift 6 toolchain on PATH (swift.org, or /opt/swift).
+# /usr/local, and runs it once. Needs a Swift 6 toolchain on PATH (swift.org, or /opt/swift)
+# to build; the installed binary links the Swift runtime statically and runs without one.
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -23,4 +24,10 @@ $as install -d "$prefix/bin" "$prefix/share/man/man1"
 $as install -m 0755 .build/release/lomme-vault "$prefix/bin/lomme-vault"
 $as install -m 0644 man/lomme-vault.1 "$prefix/share/man/man1/lomme-vault.1"
 "$prefix/bin/lomme-vault" --version
+# Self-contained: the Swift runtime is linked in (-static-stdlib, Package.swift), so the
+# binary runs where no Swift toolchain is installed; only C libraries remain NEEDED.
+if readelf -d "$prefix/bin/lomme-vault" 2>/dev/null | grep -q 'NEEDED.*libswift'; then
+    echo "install.sh: the installed binary links the Swift runtime dynamically; it needs the toolchain at run time" >&2
+    exit 1
+fi
 echo "installed $prefix/bin/lomme-vault; see 'lomme-vault --help' or 'man lomme-vault'" >&2

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import LommeCore
 import LommeQR
 import LommeVaultKit
@@ -16,7 +16,7 @@ enum DeviceKeyOutput {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
             Terminal.info("Wrote the device key's QR code to \(output).")
         } else {
-            Terminal.output(try code.terminalText(term: ProcessInfo.processInfo.environment["TERM"]))
+            Terminal.output(try code.terminalText(term: getenv("TERM").map { String(cString: $0) }))
         }
         Terminal.output(key.text + "\n")
         Terminal.info("""

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Glibc
 import LommeCore
 import LommeQR
@@ -79,7 +78,7 @@ struct Issue: ParsableCommand {
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: recipient == nil ? 0o600 : 0o644)
         } else {
-            Terminal.output(try code.terminalText(term: ProcessInfo.processInfo.environment["TERM"]))
+            Terminal.output(try code.terminalText(term: getenv("TERM").map { String(cString: $0) }))
         }
         let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
         var lines = [""]

@@ -1,0 +1,29 @@
+#ifndef LOMME_LAZY_H
+#define LOMME_LAZY_H
+
+/// The picture and QR libraries, loaded with dlopen on first use. The binary does not
+/// link them (no NEEDED entry): `get`, `unlock`, `--version` and the other commands that
+/// never touch a picture do not load libheif (and x265, aom, dav1d), zbar (and X11,
+/// D-Bus, v4l), libpng, libjpeg, libwebp or libqrencode at start-up.
+///
+/// Each function the package calls is defined in this target with the real prototype
+/// (the real header is included, so the compiler checks it) and forwards to the
+/// library's own function, found with dlsym on its first call. A library that cannot be
+/// loaded ends the process with one line on stderr (what is missing, which Debian
+/// package holds it) and exit code 2 when a picture was being read, 1 otherwise.
+
+enum lomme_library {
+    LOMME_LIBRARY_ZBAR,
+    LOMME_LIBRARY_QRENCODE,
+    LOMME_LIBRARY_PNG,
+    LOMME_LIBRARY_JPEG,
+    LOMME_LIBRARY_WEBP,
+    LOMME_LIBRARY_HEIF,
+    LOMME_LIBRARY_COUNT
+};
+
+/// The library's own `name`, loading the library first if needed. Never returns NULL:
+/// on failure it prints one line and exits with `exit_code`.
+void *lomme_lazy_symbol(enum lomme_library library, const char *name, int exit_code);
+
+#endif

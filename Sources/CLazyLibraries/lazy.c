@@ -1,0 +1,48 @@
+// The loader behind the stubs in the other files of this target (see lomme_lazy.h).
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "lomme_lazy.h"
+
+static const struct {
+    const char *soname;   ///< the library's SONAME, the same name the linker would record
+    const char *package;  ///< the Debian package that installs it
+    const char *purpose;  ///< what it is needed for, for the message
+} libraries[LOMME_LIBRARY_COUNT] = {
+    [LOMME_LIBRARY_ZBAR] = {"libzbar.so.0", "libzbar0", "reading QR codes"},
+    [LOMME_LIBRARY_QRENCODE] = {"libqrencode.so.4", "libqrencode4", "making QR codes"},
+    [LOMME_LIBRARY_PNG] = {"libpng16.so.16", "libpng16-16", "PNG pictures"},
+    [LOMME_LIBRARY_JPEG] = {"libjpeg.so.62", "libjpeg62-turbo", "JPEG pictures"},
+    [LOMME_LIBRARY_WEBP] = {"libwebp.so.7", "libwebp7", "WebP pictures"},
+    [LOMME_LIBRARY_HEIF] = {"libheif.so.1", "libheif1", "HEIC pictures"},
+};
+
+static void *handles[LOMME_LIBRARY_COUNT];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/// One line, then out: the stub's caller cannot be told (the real prototype has no
+/// room for it), and nothing of the vault is open for writing while a picture or a QR
+/// code is being made or read. _exit, not exit: other scanner threads may still run.
+static _Noreturn void fail(enum lomme_library library, const char *what, const char *detail, int exit_code) {
+    fflush(stdout);
+    fprintf(stderr, "lomme-vault: cannot %s %s, needed for %s (install the Debian package %s): %s\n",
+            what, libraries[library].soname, libraries[library].purpose, libraries[library].package,
+            detail ? detail : "unknown error");
+    _exit(exit_code);
+}
+
+void *lomme_lazy_symbol(enum lomme_library library, const char *name, int exit_code) {
+    pthread_mutex_lock(&lock);
+    if (!handles[library]) {
+        handles[library] = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
+        if (!handles[library]) {
+            const char *error = dlerror();
+            fail(library, "load", error, exit_code);
+        }
+    }
+    void *symbol = dlsym(handles[library], name);
+    pthread_mutex_unlock(&lock);
+    if (!symbol) fail(library, "use", name, exit_code);
+    return symbol;
+}

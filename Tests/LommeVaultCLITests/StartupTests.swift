@@ -1,0 +1,80 @@
+import Foundation
+import LommeTestSupport
+import Testing
+
+/// `get` is the hot path (scripts call it several times per run): the built binary links
+/// the Swift runtime statically and loads the picture and QR libraries only when a command
+/// reads or makes a picture (Sources/CLazyLibraries).
+@Suite("Start-up")
+struct StartupTests {
+    /// The sonames CLazyLibraries loads with dlopen, and the Debian package of each.
+    static let lazy = [
+        ("libzbar.so.0", "libzbar0"), ("libqrencode.so.4", "libqrencode4"), ("libpng16.so.16", "libpng16-16"),
+        ("libjpeg.so.62", "libjpeg62-turbo"), ("libwebp.so.7", "libwebp7"), ("libheif.so.1", "libheif1"),
+    ]
+
+    /// The binary's NEEDED entries, from `readelf -d`.
+    static func needed() throws -> [String] {
+        let r = CLI.run([], shell: "readelf -d \"$LV\"")
+        try #require(r.status == 0, "readelf: \(r.stderr)")
+        return r.out.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+            line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
+        }
+    }
+
+    /// The shared libraries a run of the binary loaded, from the dynamic loader's own trace.
+    static func loaded(_ arguments: [String], environment: [String: String] = [:]) -> (CLI.Result, String) {
+        let r = CLI.run(arguments, environment: environment.merging(["LD_DEBUG": "libs"]) { $1 })
+        return (r, r.stderr.split(separator: "\n").filter { $0.contains("calling init:") }.joined(separator: "\n"))
+    }
+
+    @Test func theBinaryLinksNeitherThePictureLibrariesNorTheSwiftRuntime() throws {
+        let needed = try Self.needed()
+        #expect(needed.contains("libsodium.so.23") && needed.contains("libkeyutils.so.1"), "\(needed)")
+        for (soname, _) in Self.lazy {
+            #expect(!needed.contains(soname), "\(soname) is linked: \(needed)")
+        }
+        let runtime = needed.filter { $0.hasPrefix("libswift") || $0.hasPrefix("libFoundation") || $0.hasPrefix("lib_Foundation")
+            || $0.hasPrefix("libdispatch") || $0.hasPrefix("libBlocksRuntime") }
+        #expect(runtime.isEmpty, "the Swift runtime is linked dynamically: \(runtime)")
+    }
+
+    @Test func getAndVersionLoadNoPictureLibraryWhileScanLoadsWhatItNeeds() throws {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "startup passphrase\n")
+        let v = ["--vault", box.vault]
+        let made = CLI.run(["import", "--stdin", "--yes", "--no-check", "--passphrase-file", pw] + v, stdin: Sample.configB)
+        #expect(made.status == 0, "\(made.stderr)")
+
+        for arguments in [["--version"], ["get", "accountNr", "--passphrase-file", pw] + v] {
+            let (r, libraries) = Self.loaded(arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr.suffix(300))")
+            #expect(libraries.contains("libsodium"), "no loader trace for \(arguments)")
+            for (soname, _) in Self.lazy {
+                #expect(!libraries.contains(soname), "\(arguments) loaded \(soname)")
+            }
+        }
+        let (scanned, libraries) = Self.loaded(["scan", CLI.qrImage("lazy start-up", in: box)])
+        #expect(scanned.status == 0 && scanned.out.contains("lazy start-up"), "\(scanned.stderr.suffix(300))")
+        #expect(libraries.contains("libpng16.so.16") && libraries.contains("libzbar.so.0"), "\(libraries)")
+        #expect(!libraries.contains("libheif.so.1") && !libraries.contains("libqrencode.so.4"), "\(libraries)")
+    }
+
+    /// The library is hidden in a private mount namespace (an empty file bound over it),
+    /// as on a machine without the package: one line naming the package, the SPEC's code.
+    @Test(arguments: [("libzbar.so.0", 2), ("libqrencode.so.4", 1)])
+    func aMissingLibraryIsOneLineNamingThePackage(soname: String, code: Int32) throws {
+        let box = CLI.Sandbox()
+        let png = CLI.qrImage("photo", in: box)
+        let json = box.write("config.json", Sample.configB)
+        let command = soname.hasPrefix("libzbar") ? "scan '\(png)'" : "issue --no-check --from '\(json)' --output '\(box.path)/out.png'"
+        let hide = #"file=$(readlink -f "$(ldconfig -p | grep -m1 "$1 " | sed 's/.*=> //')") && "#
+            + #"unshare -rm sh -c 'mount --bind /dev/null "$0" && exec "$LV" "$@"' "$file" "#
+        let r = CLI.run([soname], shell: hide + command)
+        let package = try #require(Self.lazy.first { $0.0 == soname }?.1)
+        #expect(r.status == code, "\(r.status): \(r.stderr)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(soname) && lines[0].contains("Debian package \(package)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: box.path + "/out.png"))
+    }
+}
