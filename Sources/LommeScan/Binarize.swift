@@ -38,8 +38,8 @@ extension GrayImage {
     /// window around it less `offset`. Copes with uneven light; flat areas whose
     /// window holds no contrast go white, so noise in blank areas does not make specks.
     package func adaptiveBinarized(radius: Int, offset: Int = 3, minContrast: Int = 3) -> GrayImage {
-        let stats = LocalStats(self, radius: radius, deviation: true)
-        let mean = stats.mean, deviation = stats.deviation!
+        let stats = LocalStats(self, radius: radius)
+        let mean = stats.mean, deviation = stats.deviation
         var output = [UInt8](repeating: 255, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in
@@ -55,8 +55,8 @@ extension GrayImage {
     /// the threshold down in flat areas (for paper in bad light). R is the largest deviation
     /// in the picture rather than Sauvola's fixed 128, so low-contrast photos work too.
     package func sauvolaBinarized(radius: Int, k: Double = 0.2) -> GrayImage {
-        let stats = LocalStats(self, radius: radius, deviation: true)
-        let mean = stats.mean, deviation = stats.deviation!
+        let stats = LocalStats(self, radius: radius)
+        let mean = stats.mean, deviation = stats.deviation
         let range = Double(max(16, deviation.max() ?? 0))
         // Precomputed factor per deviation value.
         let factor = (0..<256).map { 1 + k * (Double($0) / range - 1) }

@@ -27,8 +27,8 @@ extension GrayImage {
     /// units of the window's spread. Evens out shadows and glare while keeping the grey
     /// ramps that zbar's edge detector likes better than hard steps.
     package func locallyNormalized(radius: Int) -> GrayImage {
-        let stats = LocalStats(self, radius: radius, deviation: true)
-        let mean = stats.mean, deviation = stats.deviation!
+        let stats = LocalStats(self, radius: radius)
+        let mean = stats.mean, deviation = stats.deviation
         var output = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in

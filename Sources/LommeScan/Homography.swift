@@ -4,8 +4,6 @@ struct Homography: Equatable {
     /// Row-major, with the last entry fixed at 1.
     var m: [Double]
 
-    static let identity = Homography(m: [1, 0, 0, 0, 1, 0, 0, 0, 1])
-
     /// The map taking each of four `from` points to the `to` point at the same index, or nil
     /// when three of the points are (nearly) on one line.
     init?(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
@@ -21,8 +19,6 @@ struct Homography: Equatable {
         guard let h = Homography.solve(&a) else { return nil }
         m = h + [1]
     }
-
-    init(m: [Double]) { self.m = m }
 
     /// The affine map through three point pairs (the fourth corner completes a parallelogram).
     init?(affineFrom from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {

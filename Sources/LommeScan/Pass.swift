@@ -124,7 +124,7 @@ extension Pass {
             // Sensor noise and JPEG speckle break the binarisation; a small mean first.
             guard let image = working(s) else { return [] }
             let smooth = GrayImage(width: image.width, height: image.height,
-                                   pixels: LocalStats.boxMean(image, radius: 1, squared: false))
+                                   pixels: LocalStats.boxMean(image, radius: 1))
             return [smooth.adaptiveBinarized(radius: localRadius(smooth, divisor: 40), offset: 2)]
         },
         Pass("grid") { s, trial in GridPass.search(s, trial) },

@@ -43,9 +43,6 @@ package enum Scanner {
     /// How many passes run whatever the deadline says.
     static let mandatoryPasses = 2
 
-    /// Names of the passes in the order they run.
-    package static var passNames: [String] { order }
-
     /// All pass names known to the pipeline (for benchmarks).
     package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
 

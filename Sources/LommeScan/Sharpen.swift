@@ -4,7 +4,7 @@ import LommeImages
 /// mean is added back, steepening the edges zbar's scanner looks for.
 extension GrayImage {
     package func sharpened(radius: Int = 1, amount: Int = 2) -> GrayImage {
-        let blurred = LocalStats.boxMean(self, radius: radius, squared: false)
+        let blurred = LocalStats.boxMean(self, radius: radius)
         var output = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in

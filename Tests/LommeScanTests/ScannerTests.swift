@@ -327,7 +327,7 @@ struct GridSamplerTests {
         // Blurred and grainy, as a phone photo: the finders' edges turn ragged and only 9-11
         // rows confirm each (the filter once asked for 1.5 · 7.5 module px = 11).
         var seed: UInt32 = 12345
-        let blurred = LocalStats.boxMean(GrayImage(width: 400, height: 400, pixels: pixels), radius: 3, squared: false)
+        let blurred = LocalStats.boxMean(GrayImage(width: 400, height: 400, pixels: pixels), radius: 3)
         let noisy = blurred.map { value -> UInt8 in
             seed = seed &* 1_103_515_245 &+ 12345
             return UInt8(max(0, min(255, Int(value) + Int(seed >> 16) % 81 - 40)))
