@@ -1,3 +1,4 @@
+import LommeCore
 import LommeImages
 
 /// One way of preparing the picture for zbar. A pass makes one or more images from a
@@ -63,6 +64,21 @@ extension Pass {
         s.memo("adaptive\(divisor)") {
             guard let image = working(s) else { return nil }
             return image.adaptiveBinarized(radius: localRadius(image, divisor: divisor))
+        }
+    }
+
+    /// The catalogue's pass called `name`.
+    static func named(_ name: String) -> Pass? { catalogue.first { $0.name == name } }
+
+    /// The catalogue's passes called `names`, in that order.
+    static func named(_ names: [String]) throws(LommeError) -> [Pass] {
+        let known = catalogue.map(\.name).joined(separator: ", ")
+        guard !names.isEmpty else { throw .usage("no scanner pass named — name one or more of: \(known)") }
+        return try names.map { name throws(LommeError) in
+            guard let pass = named(name) else {
+                throw .usage("unknown scanner pass \"\(name)\" — the passes are: \(known)")
+            }
+            return pass
         }
     }
 

@@ -10,12 +10,22 @@ package struct ScanOptions: Sendable {
     /// Run passes on two threads (each with its own zbar scanner).
     package var parallel: Bool
     /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
-    package var passes: [String]?
+    private(set) var selected: [Pass]?
 
-    package init(deadline: Duration? = nil, parallel: Bool = true, passes: [String]? = nil) {
+    /// The names of the passes chosen, nil for the pipeline's order.
+    package var passes: [String]? { selected?.map(\.name) }
+
+    package init(deadline: Duration? = nil, parallel: Bool = true) {
         self.deadline = deadline
         self.parallel = parallel
-        self.passes = passes
+        self.selected = nil
+    }
+
+    /// Only the passes named, in this order. Throws a usage error for a name the pipeline
+    /// does not know (a typo must not quietly run fewer passes) and for an empty list.
+    package init(deadline: Duration? = nil, parallel: Bool = true, passes: [String]?) throws(LommeError) {
+        self.init(deadline: deadline, parallel: parallel)
+        if let passes { selected = try Pass.named(passes) }
     }
 }
 
@@ -62,6 +72,9 @@ package enum Scanner {
         "small", "full", "sharpened-up2", "adaptive-up2",
     ]
 
+    /// The passes of `order`, as the catalogue has them.
+    static let pipeline: [Pass] = order.compactMap(Pass.named)
+
     /// Decodes every distinct QR payload in `image`; may return [].
     ///
     /// `accept` is the caller's plausibility check (does the payload parse as a
@@ -101,8 +114,7 @@ package enum Scanner {
     }
 
     static func run(_ subject: ScanSubject, options: ScanOptions, accept: (Decoded) -> Bool) -> [Decoded] {
-        let names = options.passes ?? order
-        let passes = names.compactMap { name in Pass.catalogue.first { $0.name == name } }
+        let passes = options.selected ?? pipeline
         let clock = ContinuousClock()
         let end = clock.now + (options.deadline ?? defaultDeadline)
         let state = SearchState()
