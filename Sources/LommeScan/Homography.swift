@@ -4,6 +4,9 @@ struct Homography: Equatable {
     /// Row-major, with the last entry fixed at 1.
     var m: [Double]
 
+    /// A pivot smaller than this means the points are (nearly) on one line: no map.
+    static let singularPivot = 1e-10
+
     /// The map taking each of four `from` points to the `to` point at the same index, or nil
     /// when three of the points are (nearly) on one line.
     init?(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
@@ -41,7 +44,7 @@ struct Homography: Equatable {
         for column in 0..<n {
             var pivot = column
             for row in column + 1..<n where abs(a[row][column]) > abs(a[pivot][column]) { pivot = row }
-            guard abs(a[pivot][column]) > 1e-10 else { return nil }
+            guard abs(a[pivot][column]) > singularPivot else { return nil }
             a.swapAt(column, pivot)
             for row in 0..<n where row != column {
                 let factor = a[row][column] / a[column][column]

@@ -63,6 +63,45 @@ extension FinderSearch {
     }
 }
 
+extension Pass {
+    // MARK: Tuning: the crops the regions passes scan
+
+    /// Pixels a module gets in a crop: zbar reads modules of 3 to 4 pixels reliably.
+    static let cropModule = 4.0
+    /// A crop is enlarged at most this much: beyond, interpolation invents the edges.
+    static let cropLargestEnlargement = 3.0
+    /// The quiet zone added round a crop counts modules of at most this many pixels.
+    static let cropLargestModule = 8.0
+    /// `regions-bin` binarises a crop with a window this many modules wide.
+    static let cropWindowModules = 3.0
+
+    /// Crops around groups of finder patterns found in the binarised working view, each cut
+    /// from the best resolution available and scaled so a module is about four pixels.
+    static func regionCrops(_ s: ScanSubject, binarize: Bool) -> [GrayImage] {
+        guard let image = working(s), let binary = adaptive(s, divisor: narrowWindow) else { return [] }
+        let patterns = FinderSearch.patterns(in: binary)
+        let regions = FinderSearch.regions(from: patterns, width: image.width, height: image.height)
+        let toFull = Double(s.fullWidth) / Double(image.width)
+        var crops: [GrayImage] = []
+        for region in regions {
+            let fullModule = region.module * toFull
+            guard let (source, factor) = s.view(forModule: fullModule, minimum: cropModule) else { continue }
+            let scale = factor * toFull
+            let box = Region(x: Int(Double(region.x) * scale), y: Int(Double(region.y) * scale),
+                             width: Int(Double(region.width) * scale), height: Int(Double(region.height) * scale),
+                             module: fullModule * factor, finders: region.finders)
+            var crop = source.cropped(to: box)
+            guard crop.width > 0 else { continue }
+            let resize = min(cropLargestEnlargement, cropModule / box.module)
+            crop = crop.scaled(by: resize)
+            crop = crop.padded(Int(Double(QRGeometry.quietZone) * min(box.module * resize, cropLargestModule)), fill: 255)
+            if binarize { crop = crop.adaptiveBinarized(radius: max(smallestRadius, Int(box.module * resize * cropWindowModules))) }
+            crops.append(crop)
+        }
+        return crops
+    }
+}
+
 extension GrayImage {
     /// The part of the picture inside `region` (clipped to the picture).
     func cropped(to region: Region) -> GrayImage {
