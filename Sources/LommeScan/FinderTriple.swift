@@ -50,7 +50,7 @@ struct FinderTriple {
     /// and together the fourth corner the finders cannot show. Nil when the widths hardly
     /// differ (the parallelogram is as good) or disagree beyond a plausible view.
     func perspectiveMap(dimension: Int) -> Homography? {
-        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
+        guard let m = finderModules, m.count == QRGeometry.finders, m.allSatisfy({ $0 > 0 }) else { return nil }
         let right = pow(m[0] / m[1], Self.widthPower), down = pow(m[0] / m[2], Self.widthPower)
         guard abs(right - 1) > Self.leastPerspective || abs(down - 1) > Self.leastPerspective,
               right > Self.smallestRatio, right < Self.largestRatio, down > Self.smallestRatio, down < Self.largestRatio
@@ -75,7 +75,7 @@ struct FinderTriple {
     /// The same from the finders' own module widths (their 1:1:3:1:1 runs) rather than the
     /// widths measured along the legs, which blur and glare can stretch.
     var finderEstimatedDimension: Int? {
-        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
+        guard let m = finderModules, m.count == QRGeometry.finders, m.allSatisfy({ $0 > 0 }) else { return nil }
         let across = distance(topLeft, topRight) / ((m[0] + m[1]) / 2)
         let down = distance(topLeft, bottomLeft) / ((m[0] + m[2]) / 2)
         return Self.snapped(Int(((across + down) / 2).rounded()) + QRGeometry.finderSide)

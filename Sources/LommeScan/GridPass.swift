@@ -35,7 +35,7 @@ enum GridPass {
         }
         var triples: [FinderTriple] = []
         for (binary, patterns) in searches {
-            guard patterns.count >= 3 else { continue }
+            guard patterns.count >= QRGeometry.finders else { continue }
             for triple in FinderSearch.triples(from: patterns, in: binary, grey: inverted ? image.inverted() : image)
             where !triples.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * FinderSearch.samePlace
                 && distance($0.topRight, triple.topRight) < triple.moduleAcross * FinderSearch.samePlace

@@ -43,7 +43,7 @@ enum GridSampler {
                             sum += bilinear(px, image.width, image.height, p.x, p.y)
                         }
                     }
-                    values[row * dimension + column] = UInt8(max(0, min(255, (sum / 9).rounded())))
+                    values[row * dimension + column] = UInt8(max(0, min(255, (sum / Double(offsets.count * offsets.count)).rounded())))
                 }
             }
         }
