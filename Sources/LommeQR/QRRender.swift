@@ -23,7 +23,7 @@ package enum QRRender {
 
     /// Text for a terminal, with explicit colours — black modules on a white ground —
     /// so the code reads the same on dark and light themes. Each line resets its colours.
-    package static func terminal(_ matrix: QRMatrix, style: TerminalStyle, term: String? = nil) -> String {
+    package static func terminal(_ matrix: QRMatrix, style: TerminalStyle) -> String {
         let colours: String
         switch style {
         case .fullBlocks: colours = "\u{1B}[30;47m"

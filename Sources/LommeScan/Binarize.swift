@@ -4,13 +4,27 @@ import LommeImages
 /// scan lines; a clean two-level picture survives blur, glare and uneven light that
 /// defeat its own edge detector.
 extension GrayImage {
+    // MARK: Tuning
+
+    /// Adaptive threshold: a pixel is dark when this many grey levels below its window's
+    /// mean (JPEG and sensor noise on blank paper stay above it)…
+    static let adaptiveOffset = 3
+    /// …and only in windows whose deviation is at least this: a flat area holds no edge.
+    static let flatContrast = 3
+    /// Sauvola's k: how far a flat window's threshold drops below its mean (0.2 to 0.5 in
+    /// the literature; the low end moves it least).
+    static let sauvolaK = 0.2
+    /// Sauvola's R, the deviation counted as full contrast, is the picture's largest but at
+    /// least this: a blank picture's tiny deviations are not contrast.
+    static let sauvolaSmallestRange: UInt8 = 16
+
     /// Every pixel darker than `threshold` black, the rest white.
     func thresholded(at threshold: UInt8) -> GrayImage {
         GrayImage(width: width, height: height, pixels: pixels.map { $0 < threshold ? 0 : 255 })
     }
 
     /// Otsu's global threshold: the level that best splits the histogram in two classes.
-    package func otsuThreshold() -> UInt8 {
+    func otsuThreshold() -> UInt8 {
         var histogram = [Int](repeating: 0, count: 256)
         for p in pixels { histogram[Int(p)] += 1 }
         let total = Double(pixels.count)
@@ -32,14 +46,14 @@ extension GrayImage {
     }
 
     /// Global Otsu binarisation: good for even light, fast.
-    package func otsuBinarized() -> GrayImage { thresholded(at: otsuThreshold()) }
+    func otsuBinarized() -> GrayImage { thresholded(at: otsuThreshold()) }
 
     /// Adaptive mean binarisation: black where a pixel is darker than the mean of the
     /// window around it less `offset`. Copes with uneven light; flat areas whose
     /// window holds no contrast go white, so noise in blank areas does not make specks.
-    package func adaptiveBinarized(radius: Int, offset: Int = 3, minContrast: Int = 3) -> GrayImage {
-        let stats = LocalStats(self, radius: radius, deviation: true)
-        let mean = stats.mean, deviation = stats.deviation!
+    func adaptiveBinarized(radius: Int, offset: Int = adaptiveOffset, minContrast: Int = flatContrast) -> GrayImage {
+        let stats = LocalStats(self, radius: radius)
+        let mean = stats.mean, deviation = stats.deviation
         var output = [UInt8](repeating: 255, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in
@@ -54,10 +68,11 @@ extension GrayImage {
     /// Sauvola's binarisation: threshold = mean · (1 + k · (deviation / R − 1)), which pulls
     /// the threshold down in flat areas (for paper in bad light). R is the largest deviation
     /// in the picture rather than Sauvola's fixed 128, so low-contrast photos work too.
-    package func sauvolaBinarized(radius: Int, k: Double = 0.2) -> GrayImage {
-        let stats = LocalStats(self, radius: radius, deviation: true)
-        let mean = stats.mean, deviation = stats.deviation!
-        let range = Double(max(16, deviation.max() ?? 0))
+    func sauvolaBinarized(radius: Int) -> GrayImage {
+        let k = Self.sauvolaK
+        let stats = LocalStats(self, radius: radius)
+        let mean = stats.mean, deviation = stats.deviation
+        let range = Double(max(Self.sauvolaSmallestRange, deviation.max() ?? 0))
         // Precomputed factor per deviation value.
         let factor = (0..<256).map { 1 + k * (Double($0) / range - 1) }
         var output = [UInt8](repeating: 255, count: pixels.count)

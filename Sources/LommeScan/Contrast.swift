@@ -2,23 +2,35 @@ import LommeImages
 
 /// Tone changes that keep the grey levels: stretching, local normalisation, inversion.
 extension GrayImage {
+    // MARK: Tuning
+
+    /// `stretched` clips 1/`stretchClipShare` of the pixels at each end (glare, deep shadow)…
+    static let stretchClipShare = 100
+    /// …and leaves alone a picture whose remaining levels span fewer than this: stretching
+    /// them would only amplify noise.
+    static let stretchSmallestRange = 8
+    /// `locallyNormalized`: a deviation counted as at least this (flat areas would amplify
+    /// noise), mapped to this many grey levels either side of mid grey.
+    static let normalizedSmallestSpread = 10
+    static let normalizedGain = 64
+
     /// Light and dark swapped: light-on-dark codes (phone screens in dark mode,
     /// terminals) become the dark-on-light codes zbar looks for.
-    package func inverted() -> GrayImage {
+    func inverted() -> GrayImage {
         GrayImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
     }
 
     /// A linear stretch of the levels between the 1st and 99th percentile to the full
     /// range: for washed-out, low-contrast photos.
-    package func stretched() -> GrayImage {
+    func stretched() -> GrayImage {
         var histogram = [Int](repeating: 0, count: 256)
         for p in pixels { histogram[Int(p)] += 1 }
-        let cut = pixels.count / 100
+        let cut = pixels.count / Self.stretchClipShare
         var low = 0, high = 255, seen = 0
         while low < 255 && seen + histogram[low] <= cut { seen += histogram[low]; low += 1 }
         seen = 0
         while high > 0 && seen + histogram[high] <= cut { seen += histogram[high]; high -= 1 }
-        guard high - low >= 8 else { return self }
+        guard high - low >= Self.stretchSmallestRange else { return self }
         let table = (0..<256).map { UInt8(max(0, min(255, ($0 - low) * 255 / (high - low)))) }
         return GrayImage(width: width, height: height, pixels: pixels.map { table[Int($0)] })
     }
@@ -26,15 +38,15 @@ extension GrayImage {
     /// Local contrast normalisation: each pixel as its distance from the window's mean in
     /// units of the window's spread. Evens out shadows and glare while keeping the grey
     /// ramps that zbar's edge detector likes better than hard steps.
-    package func locallyNormalized(radius: Int) -> GrayImage {
-        let stats = LocalStats(self, radius: radius, deviation: true)
-        let mean = stats.mean, deviation = stats.deviation!
+    func locallyNormalized(radius: Int) -> GrayImage {
+        let stats = LocalStats(self, radius: radius)
+        let mean = stats.mean, deviation = stats.deviation
         var output = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in
                 for i in 0..<src.count {
-                    let spread = max(Int(deviation[i]), 10)
-                    let value = 128 + (Int(src[i]) - Int(mean[i])) * 64 / spread
+                    let spread = max(Int(deviation[i]), Self.normalizedSmallestSpread)
+                    let value = 128 + (Int(src[i]) - Int(mean[i])) * Self.normalizedGain / spread
                     out[i] = UInt8(max(0, min(255, value)))
                 }
             }

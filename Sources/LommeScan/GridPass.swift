@@ -8,14 +8,14 @@ enum GridPass {
     /// working view is coarser than this).
     static let minimumModule = 3.0
 
-    static func search(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false, spread: Int = 2) {
+    static func search(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false) {
         guard let image = Pass.working(s) else { return }
         // A wide window keeps a finder's 3-module centre dark; a narrow one copes with more
         // uneven light. Triples from both, the wide one's first, each place tried once; then
         // from each with the patterns only the other found added: blur and glare can hide
         // one finder from one window and another from the other.
         var binaries: [GrayImage] = [], found: [[FinderPattern]] = []
-        for divisor in [12, 40] {
+        for divisor in [Pass.wideWindow, Pass.narrowWindow] {
             guard var binary = Pass.adaptive(s, divisor: divisor) else { continue }
             if inverted { binary = binary.inverted() }
             binaries.append(binary)
@@ -26,18 +26,20 @@ enum GridPass {
             var patterns = found[n]
             for other in found.indices where other != n {
                 patterns += found[other].filter { p in
-                    !patterns.contains { abs($0.x - p.x) <= $0.module * 2 && abs($0.y - p.y) <= $0.module * 2 }
+                    !patterns.contains {
+                        abs($0.x - p.x) <= $0.module * FinderSearch.samePlace && abs($0.y - p.y) <= $0.module * FinderSearch.samePlace
+                    }
                 }
             }
             if patterns.count > found[n].count { searches.append((binaries[n], patterns)) }
         }
         var triples: [FinderTriple] = []
         for (binary, patterns) in searches {
-            guard patterns.count >= 3 else { continue }
+            guard patterns.count >= QRGeometry.finders else { continue }
             for triple in FinderSearch.triples(from: patterns, in: binary, grey: inverted ? image.inverted() : image)
-            where !triples.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * 2
-                && distance($0.topRight, triple.topRight) < triple.moduleAcross * 2
-                && distance($0.bottomLeft, triple.bottomLeft) < triple.moduleDown * 2 }) {
+            where !triples.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * FinderSearch.samePlace
+                && distance($0.topRight, triple.topRight) < triple.moduleAcross * FinderSearch.samePlace
+                && distance($0.bottomLeft, triple.bottomLeft) < triple.moduleDown * FinderSearch.samePlace }) {
                 triples.append(triple)
             }
         }
@@ -59,12 +61,12 @@ enum GridPass {
                 bottomLeft: (triple.bottomLeft.x * factor, triple.bottomLeft.y * factor),
                 moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
                 timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
-            if decode(scaled, in: source, trial, spread: spread) { continue }
+            if decode(scaled, in: source, trial) { continue }
         }
     }
 
     /// Tries the candidate sizes and maps for one triple; true once zbar decodes one.
-    static func decode(_ triple: FinderTriple, in source: GrayImage, _ trial: Trial, spread: Int) -> Bool {
+    static func decode(_ triple: FinderTriple, in source: GrayImage, _ trial: Trial) -> Bool {
         let dimensions = triple.candidateDimensions
         // Every size through its best map first; then that map bent to fit the picture
         // locally, for every candidate size (on a bent or steeply tilted code the timing-pattern
@@ -73,7 +75,7 @@ enum GridPass {
         var rest: [(Homography, Int)] = []
         var best: [(Homography, Int)] = []
         for (n, dimension) in dimensions.enumerated() {
-            let maps = GridSampler.maps(for: triple, dimension: dimension, in: source, spread: n == 0 ? spread : 0)
+            let maps = GridSampler.maps(for: triple, dimension: dimension, in: source, spread: n == 0 ? GridSampler.fourthPointSpread : 0)
             guard let first = maps.first else { continue }
             if attempt(GridSampler.sample(source, map: first, dimension: dimension), trial, all: true) { return true }
             best.append((first, dimension))

@@ -5,6 +5,23 @@ import LommeImages
 /// at an angle, blurred or unevenly lit becomes a picture zbar reads easily, and the
 /// code's error correction absorbs the modules sampled wrong.
 enum GridSampler {
+    // MARK: Tuning
+
+    /// Each module's grey is the mean of 3×3 points this far (in modules) either side of its
+    /// centre: the middle of a module, away from edges a slightly wrong map blurs.
+    static let sampleOffset = 0.2
+    /// The sampled grid's local threshold: the mean of the modules this many either side.
+    static let gridWindow = 4
+    /// Pixels a module in the redrawn code: zbar reads 3-pixel modules reliably and fast.
+    static let renderScale = 3
+    /// The alignment pattern is searched this many modules round where it should be: an
+    /// eighth of the code's side, within these bounds.
+    static let alignmentSearchShare = 8.0
+    static let smallestAlignmentSearch = 4.0
+    static let largestAlignmentSearch = 8.0
+    /// The fourth point is moved by up to this many modules either way, on the likeliest size.
+    static let fourthPointSpread = 2
+
     /// Mean grey around the centre of every module of a `dimension`² code whose module
     /// coordinates `map` takes to `image` (3×3 points within the middle of each module).
     static func sample(_ image: GrayImage, map: Homography, dimension: Int) -> GrayImage {
@@ -15,7 +32,7 @@ enum GridSampler {
     static func sample(_ image: GrayImage, dimension: Int,
                        point: (Double, Double) -> (x: Double, y: Double)) -> GrayImage {
         var values = [UInt8](repeating: 255, count: dimension * dimension)
-        let offsets = [-0.2, 0.0, 0.2]
+        let offsets = [-sampleOffset, 0.0, sampleOffset]
         image.pixels.withUnsafeBufferPointer { px in
             for row in 0..<dimension {
                 for column in 0..<dimension {
@@ -26,7 +43,7 @@ enum GridSampler {
                             sum += bilinear(px, image.width, image.height, p.x, p.y)
                         }
                     }
-                    values[row * dimension + column] = UInt8(max(0, min(255, (sum / 9).rounded())))
+                    values[row * dimension + column] = UInt8(max(0, min(255, (sum / Double(offsets.count * offsets.count)).rounded())))
                 }
             }
         }
@@ -36,12 +53,12 @@ enum GridSampler {
     /// Two-level module grids from sampled values: against the mean of the modules around
     /// each (uneven light), and against one Otsu level for the whole code.
     static func binarizations(_ values: GrayImage) -> [GrayImage] {
-        [values.adaptiveBinarized(radius: 4, offset: 0, minContrast: 0), values.otsuBinarized()]
+        [values.adaptiveBinarized(radius: gridWindow, offset: 0, minContrast: 0), values.otsuBinarized()]
     }
 
     /// A two-level module grid drawn `scale` pixels a module with a four-module quiet zone.
-    static func render(_ modules: GrayImage, scale: Int = 3) -> GrayImage {
-        let quiet = 4, side = (modules.width + 2 * quiet) * scale
+    static func render(_ modules: GrayImage, scale: Int = renderScale) -> GrayImage {
+        let quiet = QRGeometry.quietZone, side = (modules.width + 2 * quiet) * scale
         var output = [UInt8](repeating: 255, count: side * side)
         for row in 0..<modules.height {
             for column in 0..<modules.width where modules.pixels[row * modules.width + column] < 128 {
@@ -71,19 +88,20 @@ enum GridSampler {
     /// one is found (versions 2 and up), else through the corner that completes the
     /// parallelogram; then with that fourth point moved by up to `spread` modules either way,
     /// for perspective the three finders cannot show and for codes on bent surfaces.
-    static func maps(for triple: FinderTriple, dimension: Int, in image: GrayImage, spread: Int = 2) -> [Homography] {
+    static func maps(for triple: FinderTriple, dimension: Int, in image: GrayImage, spread: Int = fourthPointSpread) -> [Homography] {
         let d = Double(dimension)
-        let moduleCentres = [(x: 3.5, y: 3.5), (x: d - 3.5, y: 3.5), (x: 3.5, y: d - 3.5)]
+        let c = QRGeometry.finderCentre
+        let moduleCentres = [(x: c, y: c), (x: d - c, y: c), (x: c, y: d - c)]
         let pictureCentres = [triple.topLeft, triple.topRight, triple.bottomLeft]
         guard let affine = Homography(affineFrom: moduleCentres, to: pictureCentres) else { return [] }
         // The fourth point from the finders' module widths when they show perspective, else
         // where the parallelogram puts it; then the alignment pattern searched around it.
         let guide = triple.perspectiveMap(dimension: dimension) ?? affine
-        var fourth = (x: d - 3.5, y: d - 3.5)
+        var fourth = (x: d - c, y: d - c)
         var fourthAt = guide.map(fourth.x, fourth.y)
-        if dimension >= 25 {
-            fourth = (d - 6.5, d - 6.5)
-            let radius = min(8, max(4, d / 8))
+        if dimension >= QRGeometry.smallestAlignedSide {
+            fourth = (d - QRGeometry.alignmentCentre, d - QRGeometry.alignmentCentre)
+            let radius = min(largestAlignmentSearch, max(smallestAlignmentSearch, d / alignmentSearchShare))
             fourthAt = AlignmentSearch.locate(in: image, map: guide, u: fourth.x, v: fourth.y, radius: radius)
                 ?? guide.map(fourth.x, fourth.y)
         }

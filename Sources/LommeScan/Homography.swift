@@ -4,7 +4,8 @@ struct Homography: Equatable {
     /// Row-major, with the last entry fixed at 1.
     var m: [Double]
 
-    static let identity = Homography(m: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+    /// A pivot smaller than this means the points are (nearly) on one line: no map.
+    static let singularPivot = 1e-10
 
     /// The map taking each of four `from` points to the `to` point at the same index, or nil
     /// when three of the points are (nearly) on one line.
@@ -21,8 +22,6 @@ struct Homography: Equatable {
         guard let h = Homography.solve(&a) else { return nil }
         m = h + [1]
     }
-
-    init(m: [Double]) { self.m = m }
 
     /// The affine map through three point pairs (the fourth corner completes a parallelogram).
     init?(affineFrom from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
@@ -45,7 +44,7 @@ struct Homography: Equatable {
         for column in 0..<n {
             var pivot = column
             for row in column + 1..<n where abs(a[row][column]) > abs(a[pivot][column]) { pivot = row }
-            guard abs(a[pivot][column]) > 1e-10 else { return nil }
+            guard abs(a[pivot][column]) > singularPivot else { return nil }
             a.swapAt(column, pivot)
             for row in 0..<n where row != column {
                 let factor = a[row][column] / a[column][column]

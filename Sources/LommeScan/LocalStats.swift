@@ -6,31 +6,30 @@ import LommeImages
 /// Separable running sums in `UInt32`: O(1) per pixel whatever the window, and no
 /// overflow for radii up to 100 even for squares (255² · 201² < 2³²).
 struct LocalStats {
+    /// The largest window radius: the running sums of squares overflow `UInt32` beyond it.
+    static let maximumRadius = 100
+
     /// Mean of the window around each pixel.
     var mean: [UInt8]
-    /// Standard deviation of the window around each pixel, if asked for.
-    var deviation: [UInt8]?
+    /// Standard deviation of the window around each pixel.
+    var deviation: [UInt8]
 
-    init(_ image: GrayImage, radius: Int, deviation wantDeviation: Bool = false) {
-        let r = max(1, min(radius, 100))
-        mean = LocalStats.boxMean(image, radius: r, squared: false)
-        if wantDeviation {
-            let meanOfSquares = LocalStats.boxMeanWide(image, radius: r)
-            var dev = [UInt8](repeating: 0, count: mean.count)
-            for i in 0..<mean.count {
-                let m = Double(mean[i])
-                let v = max(0, Double(meanOfSquares[i]) - m * m)
-                dev[i] = UInt8(min(255, v.squareRoot()))
-            }
-            deviation = dev
-        } else {
-            deviation = nil
+    init(_ image: GrayImage, radius: Int) {
+        let r = max(1, min(radius, LocalStats.maximumRadius))
+        mean = LocalStats.boxMean(image, radius: r)
+        let meanOfSquares = LocalStats.boxMeanWide(image, radius: r)
+        var dev = [UInt8](repeating: 0, count: mean.count)
+        for i in 0..<mean.count {
+            let m = Double(mean[i])
+            let v = max(0, Double(meanOfSquares[i]) - m * m)
+            dev[i] = UInt8(min(255, v.squareRoot()))
         }
+        deviation = dev
     }
 
     /// Box mean with edge pixels repeated beyond the border, so every window has the same area.
-    static func boxMean(_ image: GrayImage, radius r: Int, squared: Bool) -> [UInt8] {
-        let sums = boxSums(image, radius: r, squared: squared)
+    static func boxMean(_ image: GrayImage, radius r: Int) -> [UInt8] {
+        let sums = boxSums(image, radius: r, squared: false)
         let area = UInt32((2 * r + 1) * (2 * r + 1)), half = area / 2
         return sums.map { UInt8(min(255, ($0 + half) / area)) }
     }

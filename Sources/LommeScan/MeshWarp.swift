@@ -14,6 +14,26 @@ struct MeshWarp {
     var du: [Double]
     var dv: [Double]
 
+    // MARK: Tuning
+
+    /// Modules between control points: a bend shows over a few modules, and each point
+    /// needs a window of modules round it to judge clarity by.
+    static let controlSpacing = 4
+    /// `fitted`: each point searches this many modules either way in `fittedSteps` steps,
+    /// nearer offsets winning ties (`fittedPull` per square module moved): a whole module
+    /// away samples just as cleanly.
+    static let fittedReach = 0.6
+    static let fittedSteps = 6
+    static let fittedPull = 0.15
+    /// `grown`: a smaller reach round what the neighbours predict, pulled harder toward it.
+    static let grownReach = 0.3
+    static let grownSteps = 4
+    static let grownPull = 0.5
+    /// The fitted neighbours up to this many control points away predict a point's offset.
+    static let predictionReach = 2
+    /// Smoothing counts each point this many times against each of its four neighbours once.
+    static let smoothingSelfWeight = 2.0
+
     /// Where module coordinates `(u, v)` are in the picture.
     @inline(__always)
     func point(_ u: Double, _ v: Double) -> (x: Double, y: Double) {
@@ -29,13 +49,14 @@ struct MeshWarp {
     }
 
     /// The mesh fitted to `image` for a `dimension`-module code that `map` roughly places:
-    /// each control point's offset searched within `reach` modules over a window of modules
-    /// around it, then smoothed with its neighbours.
-    static func fitted(to image: GrayImage, map: Homography, dimension: Int, step: Int = 4, reach: Double = 0.6) -> MeshWarp {
+    /// each control point's offset searched within `fittedReach` modules over a window of
+    /// modules around it, then smoothed with its neighbours.
+    static func fitted(to image: GrayImage, map: Homography, dimension: Int) -> MeshWarp {
+        let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
         var du = [Double](repeating: 0, count: side * side), dv = du
         let window = step - 1
-        let stepsPerSide = 6, delta = reach / Double(stepsPerSide)
+        let stepsPerSide = fittedSteps, delta = fittedReach / Double(stepsPerSide)
         image.pixels.withUnsafeBufferPointer { px in
             var values: [Double] = []
             for j in 0..<side {
@@ -50,7 +71,7 @@ struct MeshWarp {
                             let ou = Double(sx) * delta, ov = Double(sy) * delta
                             // Nearer offsets win ties: a whole module away also samples cleanly.
                             let score = clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
-                                * (1 - 0.15 * (ou * ou + ov * ov))
+                                * (1 - fittedPull * (ou * ou + ov * ov))
                             if score > best { best = score; bestU = ou; bestV = ov }
                         }
                     }
@@ -90,7 +111,7 @@ struct MeshWarp {
         var out = a
         for j in 0..<side {
             for i in 0..<side {
-                var sum = 2 * a[j * side + i], n = 2.0
+                var sum = smoothingSelfWeight * a[j * side + i], n = smoothingSelfWeight
                 for (x, y) in [(i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)] where x >= 0 && y >= 0 && x < side && y < side {
                     sum += a[y * side + x]
                     n += 1
@@ -108,28 +129,29 @@ extension MeshWarp {
     /// searching a small reach around what its fitted neighbours predict, so the offset can
     /// drift by more than a module across the code without a point locking onto the
     /// neighbouring module.
-    static func grown(to image: GrayImage, map: Homography, dimension: Int, step: Int = 4,
-                      reach: Double = 0.3) -> MeshWarp {
+    static func grown(to image: GrayImage, map: Homography, dimension: Int) -> MeshWarp {
+        let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
         var du = [Double](repeating: 0, count: side * side), dv = du
         var done = [Bool](repeating: false, count: side * side)
-        let d = Double(dimension)
-        let anchors = [(3.5, 3.5), (d - 3.5, 3.5), (3.5, d - 3.5)]
+        let d = Double(dimension), c = QRGeometry.finderCentre
+        let anchors = [(c, c), (d - c, c), (c, d - c)]
         func nearest(_ i: Int, _ j: Int) -> Double {
             let u = Double(min(i * step, dimension - 1)), v = Double(min(j * step, dimension - 1))
             return anchors.map { ($0.0 - u) * ($0.0 - u) + ($0.1 - v) * ($0.1 - v) }.min()!
         }
         let points = (0..<(side * side)).sorted { nearest($0 % side, $0 / side) < nearest($1 % side, $1 / side) }
         let window = step - 1
-        let stepsPerSide = 4, delta = reach / Double(stepsPerSide)
+        let stepsPerSide = grownSteps, delta = grownReach / Double(stepsPerSide)
         image.pixels.withUnsafeBufferPointer { px in
             var values: [Double] = []
             for index in points {
                 let i = index % side, j = index / side
                 // What the fitted neighbours predict, the nearer ones weighing more.
                 var pu = 0.0, pv = 0.0, weight = 0.0
-                for y in max(0, j - 2)...min(side - 1, j + 2) {
-                    for x in max(0, i - 2)...min(side - 1, i + 2) where done[y * side + x] {
+                let near = predictionReach
+                for y in max(0, j - near)...min(side - 1, j + near) {
+                    for x in max(0, i - near)...min(side - 1, i + near) where done[y * side + x] {
                         let w = 1 / Double((x - i) * (x - i) + (y - j) * (y - j))
                         pu += w * du[y * side + x]
                         pv += w * dv[y * side + x]
@@ -146,7 +168,7 @@ extension MeshWarp {
                         let ou = pu + Double(sx) * delta, ov = pv + Double(sy) * delta
                         let moved = (Double(sx) * Double(sx) + Double(sy) * Double(sy)) * delta * delta
                         let score = clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
-                            * (1 - 0.5 * moved)
+                            * (1 - grownPull * moved)
                         if score > best { best = score; bestU = ou; bestV = ov }
                     }
                 }

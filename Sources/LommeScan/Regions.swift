@@ -1,17 +1,5 @@
 import LommeImages
 
-/// Finding where a code probably is, so that a crop of it can be scanned again at a
-/// better scale: QR finder patterns (the three nested squares, a 1:1:3:1:1 run of
-/// dark and light along any line through their centre) in a two-level picture.
-struct FinderPattern: Equatable {
-    var x: Double
-    var y: Double
-    /// Width of one module in pixels.
-    var module: Double
-    /// How many scan lines confirmed it.
-    var hits: Int
-}
-
 /// A rectangle in pixel coordinates.
 struct Region: Equatable {
     var x: Int
@@ -24,102 +12,29 @@ struct Region: Equatable {
     var finders: Int
 }
 
-enum FinderSearch {
-    /// Finder patterns in `image`, which should be binarised (0 and 255).
-    static func patterns(in image: GrayImage) -> [FinderPattern] {
-        let w = image.width, h = image.height
-        guard w >= 21, h >= 21 else { return [] }
-        var found: [FinderPattern] = []
-        image.pixels.withUnsafeBufferPointer { px in
-            var starts: [Int] = [], lengths: [Int] = []
-            starts.reserveCapacity(w); lengths.reserveCapacity(w)
-            var five = [0, 0, 0, 0, 0]
-            for y in 0..<h {
-                let row = y * w
-                // The row as runs; runs at even indices are dark.
-                starts.removeAll(keepingCapacity: true); lengths.removeAll(keepingCapacity: true)
-                var x = 0
-                while x < w && px[row + x] >= 128 { x += 1 }
-                while x < w {
-                    let dark = px[row + x] < 128
-                    var end = x + 1
-                    while end < w && (px[row + end] < 128) == dark { end += 1 }
-                    starts.append(x); lengths.append(end - x)
-                    x = end
-                }
-                var i = 0
-                while i + 4 < lengths.count {
-                    for k in 0..<5 { five[k] = lengths[i + k] }
-                    if let module = ratioModule(five) {
-                        let centerX = Double(starts[i + 2]) + Double(lengths[i + 2]) / 2
-                        if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module) {
-                            add(&found, FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1))
-                        }
-                    }
-                    i += 2
-                }
-            }
-        }
-        // An upright finder's 3-module centre is crossed by about 3·module scan lines, but one
-        // turned 30-45° only by the few rows near its exact centre (its runs keep the ratio
-        // there alone); asking for 1.5·module sightings lost codes turned that far.
-        // Look-alikes in the data area are confirmed by fewer still, and triples are ranked
-        // by sightings.
-        return found.filter { $0.hits >= max(2, Int($0.module * 0.5)) }.sorted { $0.hits > $1.hits }
-    }
+extension FinderSearch {
+    // MARK: Tuning: grouping finder patterns into regions to crop
 
-    /// The module size if five run lengths are close enough to 1:1:3:1:1.
-    static func ratioModule(_ r: [Int]) -> Double? {
-        let total = r[0] + r[1] + r[2] + r[3] + r[4]
-        guard total >= 7 else { return nil }
-        let module = Double(total) / 7
-        let tolerance = module * 0.7
-        for i in [0, 1, 3, 4] where abs(Double(r[i]) - module) > tolerance { return nil }
-        guard abs(Double(r[2]) - 3 * module) < 3 * tolerance * 0.8 else { return nil }
-        return module
-    }
-
-    /// Counts runs up and down from a dark centre pixel and checks the same ratio there.
-    static func crossCheckVertical(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, x: Int, y: Int, expected: Double) -> (Double, Double)? {
-        guard x >= 0, x < w else { return nil }
-        @inline(__always) func dark(_ yy: Int) -> Bool { px[yy * w + x] < 128 }
-        guard dark(y) else { return nil }
-        let limit = Int(expected * 5) + 2
-        var r = [0, 0, 0, 0, 0]
-        // Upwards: centre dark, light, dark.
-        var yy = y
-        while yy >= 0 && dark(yy) { r[2] += 1; yy -= 1 }
-        while yy >= 0 && !dark(yy) && r[1] <= limit { r[1] += 1; yy -= 1 }
-        while yy >= 0 && dark(yy) && r[0] <= limit { r[0] += 1; yy -= 1 }
-        yy = y + 1
-        while yy < h && dark(yy) { r[2] += 1; yy += 1 }
-        while yy < h && !dark(yy) && r[3] <= limit { r[3] += 1; yy += 1 }
-        while yy < h && dark(yy) && r[4] <= limit { r[4] += 1; yy += 1 }
-        guard r[0] > 0, r[1] > 0, r[3] > 0, r[4] > 0, let module = ratioModule(r) else { return nil }
-        guard module < expected * 1.6, module > expected / 1.6 else { return nil }
-        let centerY = Double(yy - r[4] - r[3]) - Double(r[2]) / 2
-        return (centerY, module)
-    }
-
-    /// Merges a sighting with a pattern found before at the same place and scale.
-    static func add(_ found: inout [FinderPattern], _ new: FinderPattern) {
-        for i in found.indices {
-            let old = found[i]
-            if abs(old.x - new.x) <= old.module * 2, abs(old.y - new.y) <= old.module * 2,
-               new.module < old.module * 1.5, new.module > old.module / 1.5 {
-                let n = Double(old.hits)
-                found[i] = FinderPattern(x: (old.x * n + new.x) / (n + 1), y: (old.y * n + new.y) / (n + 1),
-                                         module: (old.module * n + new.module) / (n + 1), hits: old.hits + 1)
-                return
-            }
-        }
-        found.append(new)
-    }
+    /// Patterns of one code have module sizes within this factor of each other…
+    static let groupScale = 1.6
+    /// …and centres more than a finder's side apart (nearer, it is the same finder) and
+    /// less than this many modules (a version-40 code's finders are 170 apart, but a
+    /// group that far apart is rarely one code in a photo).
+    static let groupFarthest = 60.0
+    /// The margin round three grouped finders, in modules: centre to edge (3.5), the quiet
+    /// zone (4) and 1.5 for error.
+    static let fullGroupMargin = 9.0
+    /// Round fewer than three: where the finders not seen could be, for a typical code.
+    static let partialGroupMargin = 30.0
+    /// A region's score: every finder it holds outweighs any number of sightings.
+    static let finderWeight = 1000
+    /// Regions cropped, best first.
+    static let maximumRegions = 3
 
     /// Rectangles likely to hold a code: finder patterns of a similar module size near
     /// each other grouped, and each group's extent grown by the quiet zone (or, with
     /// fewer than three patterns, by a typical code size in every direction).
-    static func regions(from patterns: [FinderPattern], width: Int, height: Int, limit: Int = 3) -> [Region] {
+    static func regions(from patterns: [FinderPattern], width: Int, height: Int) -> [Region] {
         var used = [Bool](repeating: false, count: patterns.count)
         var regions: [(Region, Int)] = []
         for i in patterns.indices where !used[i] {
@@ -128,22 +43,62 @@ enum FinderSearch {
             for j in patterns.indices where !used[j] {
                 let a = patterns[i], b = patterns[j]
                 let distance = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-                if b.module < a.module * 1.6, b.module > a.module / 1.6, distance < a.module * 60, distance > a.module * 7 {
+                if b.module < a.module * groupScale, b.module > a.module / groupScale, distance < a.module * groupFarthest,
+                   distance > a.module * Double(QRGeometry.finderSide) {
                     group.append(b); used[j] = true
-                    if group.count == 3 { break }
+                    if group.count == QRGeometry.finders { break }
                 }
             }
             let module = group.map(\.module).reduce(0, +) / Double(group.count)
-            let margin = group.count >= 3 ? module * 9 : max(module * 30, 0)
+            let margin = group.count >= QRGeometry.finders ? module * fullGroupMargin : max(module * partialGroupMargin, 0)
             let minX = group.map(\.x).min()! - margin, maxX = group.map(\.x).max()! + margin
             let minY = group.map(\.y).min()! - margin, maxY = group.map(\.y).max()! + margin
             let x0 = max(0, Int(minX)), y0 = max(0, Int(minY))
             let x1 = min(width, Int(maxX.rounded(.up))), y1 = min(height, Int(maxY.rounded(.up)))
-            guard x1 - x0 >= 21, y1 - y0 >= 21 else { continue }
-            let score = group.count * 1000 + group.map(\.hits).reduce(0, +)
+            guard x1 - x0 >= QRGeometry.smallestSide, y1 - y0 >= QRGeometry.smallestSide else { continue }
+            let score = group.count * finderWeight + group.map(\.hits).reduce(0, +)
             regions.append((Region(x: x0, y: y0, width: x1 - x0, height: y1 - y0, module: module, finders: group.count), score))
         }
-        return regions.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+        return regions.sorted { $0.1 > $1.1 }.prefix(maximumRegions).map(\.0)
+    }
+}
+
+extension Pass {
+    // MARK: Tuning: the crops the regions passes scan
+
+    /// Pixels a module gets in a crop: zbar reads modules of 3 to 4 pixels reliably.
+    static let cropModule = 4.0
+    /// A crop is enlarged at most this much: beyond, interpolation invents the edges.
+    static let cropLargestEnlargement = 3.0
+    /// The quiet zone added round a crop counts modules of at most this many pixels.
+    static let cropLargestModule = 8.0
+    /// `regions-bin` binarises a crop with a window this many modules wide.
+    static let cropWindowModules = 3.0
+
+    /// Crops around groups of finder patterns found in the binarised working view, each cut
+    /// from the best resolution available and scaled so a module is about four pixels.
+    static func regionCrops(_ s: ScanSubject, binarize: Bool) -> [GrayImage] {
+        guard let image = working(s), let binary = adaptive(s, divisor: narrowWindow) else { return [] }
+        let patterns = FinderSearch.patterns(in: binary)
+        let regions = FinderSearch.regions(from: patterns, width: image.width, height: image.height)
+        let toFull = Double(s.fullWidth) / Double(image.width)
+        var crops: [GrayImage] = []
+        for region in regions {
+            let fullModule = region.module * toFull
+            guard let (source, factor) = s.view(forModule: fullModule, minimum: cropModule) else { continue }
+            let scale = factor * toFull
+            let box = Region(x: Int(Double(region.x) * scale), y: Int(Double(region.y) * scale),
+                             width: Int(Double(region.width) * scale), height: Int(Double(region.height) * scale),
+                             module: fullModule * factor, finders: region.finders)
+            var crop = source.cropped(to: box)
+            guard crop.width > 0 else { continue }
+            let resize = min(cropLargestEnlargement, cropModule / box.module)
+            crop = crop.scaled(by: resize)
+            crop = crop.padded(Int(Double(QRGeometry.quietZone) * min(box.module * resize, cropLargestModule)), fill: 255)
+            if binarize { crop = crop.adaptiveBinarized(radius: max(smallestRadius, Int(box.module * resize * cropWindowModules))) }
+            crops.append(crop)
+        }
+        return crops
     }
 }
 

@@ -3,9 +3,17 @@ import LommeImages
 /// Changing the size of a picture: zbar finds codes best when a module is a few
 /// pixels wide, so big photos are shrunk and tiny codes enlarged before scanning.
 extension GrayImage {
+    // MARK: Tuning
+
+    /// `scaled(by:)` leaves a picture alone when the factor is within this of 1, and skips
+    /// the bilinear step when what is left after a whole shrink is within `negligibleRest`:
+    /// zbar does not see a percent or two.
+    static let negligibleScale = 0.01
+    static let negligibleRest = 0.02
+
     /// The picture shrunk by a whole `factor`, each output pixel the mean of a
     /// `factor`×`factor` block (an area filter: no aliasing, and fast).
-    package func shrunk(by factor: Int) -> GrayImage {
+    func shrunk(by factor: Int) -> GrayImage {
         precondition(factor >= 1)
         guard factor > 1 else { return self }
         let outWidth = width / factor, outHeight = height / factor
@@ -76,8 +84,8 @@ extension GrayImage {
 
     /// The picture scaled by `factor` (area filter for the whole part of a shrink,
     /// bilinear for the rest).
-    package func scaled(by factor: Double) -> GrayImage {
-        guard factor > 0, abs(factor - 1) > 0.01 else { return self }
+    func scaled(by factor: Double) -> GrayImage {
+        guard factor > 0, abs(factor - 1) > Self.negligibleScale else { return self }
         var image = self
         var remaining = factor
         if factor < 1 {
@@ -87,13 +95,13 @@ extension GrayImage {
                 remaining = factor * Double(whole)
             }
         }
-        if abs(remaining - 1) < 0.02 { return image }
+        if abs(remaining - 1) < Self.negligibleRest { return image }
         return image.resampled(width: max(1, Int((Double(image.width) * remaining).rounded())),
                                height: max(1, Int((Double(image.height) * remaining).rounded())))
     }
 
     /// The picture scaled so that its longer side is at most `side` pixels.
-    package func fitting(longSide side: Int) -> GrayImage {
+    func fitting(longSide side: Int) -> GrayImage {
         let long = max(width, height)
         guard long > side else { return self }
         return scaled(by: Double(side) / Double(long))
@@ -101,7 +109,7 @@ extension GrayImage {
 
     /// The picture with a `border` of `fill` around it: the quiet zone a code cut
     /// tight at the edge of a screenshot lacks.
-    package func padded(_ border: Int, fill: UInt8 = 255) -> GrayImage {
+    func padded(_ border: Int, fill: UInt8 = 255) -> GrayImage {
         guard border > 0 else { return self }
         let newWidth = width + 2 * border, newHeight = height + 2 * border
         var output = [UInt8](repeating: fill, count: newWidth * newHeight)

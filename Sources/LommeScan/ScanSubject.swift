@@ -27,6 +27,20 @@ final class ScanSubject: Sendable {
 
     var fullLongSide: Int { max(fullWidth, fullHeight) }
 
+    /// libjpeg decodes at 1/1, 1/2, 1/4 or 1/8 of full size (other formats at full size).
+    static let largestReduction = 8
+    /// A decode down to this share of the size wanted is taken rather than shrinking a
+    /// larger one: cheaper, and a view a little smaller than asked for reads as well.
+    static let smallestShare = (numerator: 3, denominator: 4)
+
+    /// The reduction at which a picture `long` pixels long decodes closest to `wanted`.
+    static func reduction(long: Int, wanted: Int) -> Int {
+        var reduce = 1
+        while reduce < largestReduction
+            && long * smallestShare.denominator / (reduce * 2) >= wanted * smallestShare.numerator { reduce *= 2 }
+        return reduce
+    }
+
     /// A version made by `make` once, under `key`.
     func memo(_ key: String, _ make: () -> GrayImage?) -> GrayImage? {
         if let hit = cache.withLock({ $0[key] }) { return hit }
@@ -43,9 +57,7 @@ final class ScanSubject: Sendable {
     func view(longSide side: Int) -> GrayImage? {
         let target = min(side, fullLongSide)
         return memo("view\(target)") {
-            // A cheaper decode a little under the target is better than shrinking a larger one.
-            var reduce = 1
-            while reduce < 8 && fullLongSide * 4 / (reduce * 2) >= target * 3 { reduce *= 2 }
+            let reduce = Self.reduction(long: fullLongSide, wanted: target)
             guard let source = memo("load\(reduce)", { loader(reduce) }) else { return nil }
             return source.fitting(longSide: target)
         }
@@ -55,7 +67,7 @@ final class ScanSubject: Sendable {
     /// is still at least `minimum` pixels wide, with the factor from full-size coordinates.
     func view(forModule module: Double, minimum: Double) -> (GrayImage, Double)? {
         var reduce = 1
-        while reduce < 8 && module / Double(reduce * 2) >= minimum { reduce *= 2 }
+        while reduce < Self.largestReduction && module / Double(reduce * 2) >= minimum { reduce *= 2 }
         guard let source = memo("load\(reduce)", { loader(reduce) }) else { return nil }
         return (source, Double(source.width) / Double(fullWidth))
     }

@@ -10,12 +10,22 @@ package struct ScanOptions: Sendable {
     /// Run passes on two threads (each with its own zbar scanner).
     package var parallel: Bool
     /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
-    package var passes: [String]?
+    private(set) var selected: [Pass]?
 
-    package init(deadline: Duration? = nil, parallel: Bool = true, passes: [String]? = nil) {
+    /// The names of the passes chosen, nil for the pipeline's order.
+    package var passes: [String]? { selected?.map(\.name) }
+
+    package init(deadline: Duration? = nil, parallel: Bool = true) {
         self.deadline = deadline
         self.parallel = parallel
-        self.passes = passes
+        self.selected = nil
+    }
+
+    /// Only the passes named, in this order. Throws a usage error for a name the pipeline
+    /// does not know (a typo must not quietly run fewer passes) and for an empty list.
+    package init(deadline: Duration? = nil, parallel: Bool = true, passes: [String]?) throws(LommeError) {
+        self.init(deadline: deadline, parallel: parallel)
+        if let passes { selected = try Pass.named(passes) }
     }
 }
 
@@ -43,8 +53,12 @@ package enum Scanner {
     /// How many passes run whatever the deadline says.
     static let mandatoryPasses = 2
 
-    /// Names of the passes in the order they run.
-    package static var passNames: [String] { order }
+    /// Worker threads, each with its own zbar scanner: two keep a dual-core machine busy.
+    static let workers = 2
+
+    /// How often the calling thread judges the workers' decodes: an accepted one ends the
+    /// scan within this.
+    static let judgeInterval: DispatchTimeInterval = .milliseconds(2)
 
     /// All pass names known to the pipeline (for benchmarks).
     package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
@@ -64,6 +78,9 @@ package enum Scanner {
         "denoised", "regions", "sharpened", "normalized", "adaptive-wide", "regions-bin", "stretched", "large",
         "small", "full", "sharpened-up2", "adaptive-up2",
     ]
+
+    /// The passes of `order`, as the catalogue has them.
+    static let pipeline: [Pass] = order.compactMap(Pass.named)
 
     /// Decodes every distinct QR payload in `image`; may return [].
     ///
@@ -85,10 +102,8 @@ package enum Scanner {
         let size = try ImageLoader.size(bytes: bytes, name: path)
         let long = max(size.width, size.height)
         // The first view most passes use, loaded now so that a damaged file fails here.
-        var reduce = 1
-        while reduce < 8 && long * 4 / (reduce * 2) >= Pass.workingSide * 3 { reduce *= 2 }
-        let first = try ImageLoader.load(bytes: bytes, reduce: reduce, name: path)
-        let firstReduce = reduce
+        let firstReduce = ScanSubject.reduction(long: long, wanted: Pass.workingSide)
+        let first = try ImageLoader.load(bytes: bytes, reduce: firstReduce, name: path)
         // Only JPEG decodes at a reduced size; any other format came back whole already.
         let scalable = (try? ImageLoader.format(of: bytes, name: path)) == .jpeg
         let subject = ScanSubject(fullWidth: size.width, fullHeight: size.height) { wanted in
@@ -104,8 +119,7 @@ package enum Scanner {
     }
 
     static func run(_ subject: ScanSubject, options: ScanOptions, accept: (Decoded) -> Bool) -> [Decoded] {
-        let names = options.passes ?? order
-        let passes = names.compactMap { name in Pass.catalogue.first { $0.name == name } }
+        let passes = options.selected ?? pipeline
         let clock = ContinuousClock()
         let end = clock.now + (options.deadline ?? defaultDeadline)
         let state = SearchState()
@@ -113,7 +127,7 @@ package enum Scanner {
         let judge: @Sendable (Decoded) -> Void = { decoded in state.report(decoded) }
         if options.parallel && passes.count > 1 {
             let group = DispatchGroup()
-            for _ in 0..<2 {
+            for _ in 0..<workers {
                 DispatchQueue.global().async(group: group) {
                     worker(subject, passes, state: state, end: end, clock: clock, report: judge)
                 }
@@ -122,7 +136,7 @@ package enum Scanner {
             // scan at once: the other worker may be inside a pass (a binarisation, a zbar scan)
             // that cannot be interrupted, and waiting for it used to double the time of a
             // picture the first pass reads. It finishes that pass on its own and takes no other.
-            while group.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+            while group.wait(timeout: .now() + judgeInterval) == .timedOut {
                 if state.judge(accept) {
                     state.stop()
                     return state.results()

@@ -3,8 +3,12 @@ import LommeImages
 /// A mild unsharp mask for slightly blurred photos: the difference from a small local
 /// mean is added back, steepening the edges zbar's scanner looks for.
 extension GrayImage {
-    package func sharpened(radius: Int = 1, amount: Int = 2) -> GrayImage {
-        let blurred = LocalStats.boxMean(self, radius: radius, squared: false)
+    /// The default mask: the difference from a 3×3 mean, added back twice.
+    static let sharpenRadius = 1
+    static let sharpenAmount = 2
+
+    func sharpened(radius: Int = sharpenRadius, amount: Int = sharpenAmount) -> GrayImage {
+        let blurred = LocalStats.boxMean(self, radius: radius)
         var output = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in

@@ -1,19 +1,12 @@
 import CZbar
 import LommeImages
 
-/// One QR code zbar found: the raw bytes it holds and where its corners are.
+/// One QR code zbar found: the raw bytes it holds.
 package struct Symbol: Sendable, Equatable {
     package var bytes: [UInt8]
-    /// The corner points zbar reports, in the coordinates of the image it scanned.
-    package var corners: [(x: Int, y: Int)]
 
-    package init(bytes: [UInt8], corners: [(x: Int, y: Int)] = []) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
-        self.corners = corners
-    }
-
-    package static func == (a: Symbol, b: Symbol) -> Bool {
-        a.bytes == b.bytes && a.corners.elementsEqual(b.corners, by: { $0 == $1 })
     }
 }
 
@@ -23,17 +16,17 @@ package struct Symbol: Sendable, Equatable {
 package final class ZBarScanner {
     private let scanner: OpaquePointer
 
-    /// - Parameter inverted: also try light-on-dark codes (`ZBAR_CFG_TEST_INVERTED`).
-    package init(inverted: Bool = false, density: Int32 = 1) {
+    /// Every pixel row and column is a scan line: the passes hand zbar pictures prepared so
+    /// that a module is a few pixels wide, and a sparser scan would step over small codes.
+    static let scanDensity: Int32 = 1
+
+    package init() {
         scanner = zbar_image_scanner_create()
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1)
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
-        if inverted {
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_TEST_INVERTED, 1)
-        }
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, Self.scanDensity)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Self.scanDensity)
     }
 
     deinit { zbar_image_scanner_destroy(scanner) }
@@ -61,11 +54,7 @@ package final class ZBarScanner {
                     let bytes = data.withMemoryRebound(to: UInt8.self, capacity: length) {
                         Array(UnsafeBufferPointer(start: $0, count: length))
                     }
-                    var corners: [(x: Int, y: Int)] = []
-                    for index in 0..<zbar_symbol_get_loc_size(current) {
-                        corners.append((Int(zbar_symbol_get_loc_x(current, index)), Int(zbar_symbol_get_loc_y(current, index))))
-                    }
-                    symbols.append(Symbol(bytes: bytes, corners: corners))
+                    symbols.append(Symbol(bytes: bytes))
                 }
                 symbol = zbar_symbol_next(current)
             }

@@ -27,8 +27,21 @@ while let argument = arguments.popFirst() {
     default: paths.append(argument)
     }
 }
+// Checked before any picture is read.
+let chosen = options(deadline: deadline, parallel: parallel, passes: passes)
 if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
+}
+
+/// Options for `passes`; an unknown pass name ends the run with the scanner's one-line message.
+func options(deadline: Duration?, parallel: Bool, passes: [String]?) -> ScanOptions {
+    do {
+        return try ScanOptions(deadline: deadline, parallel: parallel, passes: passes)
+    } catch {
+        var line = "lomme-bench: \(error.message)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        exit(error.code.rawValue)
+    }
 }
 
 func hex(_ bytes: [UInt8]) -> String {
@@ -49,19 +62,18 @@ let accept: (Decoded) -> Bool = { decoded in
 }
 for path in paths {
     if matrix {
-        for name in passes ?? Scanner.allPassNames {
-            let options = ScanOptions(deadline: .seconds(60), parallel: false, passes: [name])
+        for name in chosen.passes ?? Scanner.allPassNames {
+            let alone = options(deadline: .seconds(60), parallel: false, passes: [name])
             var found: [Decoded] = []
             let elapsed = clock.measure {
-                found = (try? Scanner.scan(path: path, options: options, accept: accept)) ?? []
+                found = (try? Scanner.scan(path: path, options: alone, accept: accept)) ?? []
             }
             print(([path, name, String(format: milliseconds(elapsed))] + found.map { hex($0.bytes) }).joined(separator: "\t"))
         }
     } else {
-        let options = ScanOptions(deadline: deadline, parallel: parallel, passes: passes)
         var found: [Decoded] = []
         let elapsed = clock.measure {
-            found = (try? Scanner.scan(path: path, options: options, accept: accept)) ?? []
+            found = (try? Scanner.scan(path: path, options: chosen, accept: accept)) ?? []
         }
         print(([path, String(format: milliseconds(elapsed))] + found.map { "\($0.pass):\(hex($0.bytes))" }).joined(separator: "\t"))
     }

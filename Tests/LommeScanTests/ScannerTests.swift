@@ -36,8 +36,8 @@ enum ScanFixtures {
     /// The whole pipeline with time enough for a debug build.
     static let slowBuild = ScanOptions(deadline: .seconds(60))
 
-    static func only(_ pass: String) -> ScanOptions {
-        ScanOptions(deadline: .seconds(60), parallel: false, passes: [pass])
+    static func only(_ pass: String) throws -> ScanOptions {
+        try ScanOptions(deadline: .seconds(60), parallel: false, passes: [pass])
     }
 }
 
@@ -48,7 +48,7 @@ struct ScannerTests {
     // MARK: - Each pass on the fixture made for it
 
     @Test func plainPassReadsACleanCode() throws {
-        let found = Scanner.scan(image: try F.image("clean.png"), options: F.only("plain"))
+        let found = Scanner.scan(image: try F.image("clean.png"), options: try F.only("plain"))
         #expect(found.map(\.text) == [F.payload])
         #expect(found.first?.pass == "plain")
     }
@@ -65,15 +65,15 @@ struct ScannerTests {
     ])
     func passReadsWhatThePlainPassCannot(fixture: String, pass: String) throws {
         let image = try F.image(fixture)
-        #expect(Scanner.scan(image: image, options: F.only("plain")).isEmpty, "plain pass should fail on \(fixture)")
-        let found = Scanner.scan(image: image, options: F.only(pass))
+        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty, "plain pass should fail on \(fixture)")
+        let found = Scanner.scan(image: image, options: try F.only(pass))
         #expect(found.map(\.text) == [F.payload], "\(pass) on \(fixture)")
         #expect(found.first?.pass == pass)
     }
 
     @Test func blurredLightOnDarkNeedsMoreThanInversion() throws {
         let image = try F.image("dark-blurred.jpg")
-        #expect(Scanner.scan(image: image, options: F.only("inverted")).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only("inverted")).isEmpty)
     }
 
     @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png", "dark-blurred.jpg"])
@@ -277,8 +277,8 @@ struct GridSamplerTests {
     @Test func samplerReadsAWarpedCodePlainZbarCannot() throws {
         let image = try Self.warped()
         #expect(ZBarScanner().scan(image).isEmpty, "plain zbar should fail on the warped code")
-        #expect(Scanner.scan(image: image, options: F.only("plain")).isEmpty)
-        let found = Scanner.scan(image: image, options: F.only("grid"))
+        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
+        let found = Scanner.scan(image: image, options: try F.only("grid"))
         #expect(found.map(\.text) == [F.payload])
         #expect(found.first?.pass == "grid")
     }
@@ -307,7 +307,7 @@ struct GridSamplerTests {
         let readsGrown = Self.gridReads(GridSampler.sample(image, dimension: dimension, point: grown.point))
         #expect(!readsFlat && !readsFitted && readsGrown, "flat \(readsFlat), fitted \(readsFitted), grown \(readsGrown)")
         // The grid pass as a whole gets there.
-        #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
+        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
     }
 
     @Test func finderPatternsOfABlurredCodeTurned35DegreesAreFound() throws {
@@ -327,7 +327,7 @@ struct GridSamplerTests {
         // Blurred and grainy, as a phone photo: the finders' edges turn ragged and only 9-11
         // rows confirm each (the filter once asked for 1.5 · 7.5 module px = 11).
         var seed: UInt32 = 12345
-        let blurred = LocalStats.boxMean(GrayImage(width: 400, height: 400, pixels: pixels), radius: 3, squared: false)
+        let blurred = LocalStats.boxMean(GrayImage(width: 400, height: 400, pixels: pixels), radius: 3)
         let noisy = blurred.map { value -> UInt8 in
             seed = seed &* 1_103_515_245 &+ 12345
             return UInt8(max(0, min(255, Int(value) + Int(seed >> 16) % 81 - 40)))
@@ -341,7 +341,7 @@ struct GridSamplerTests {
         let u = 7.5 * 3 - half, v = 7.5 * 3 - half
         let expected = (x: 200 + 2 * (c * u - s * v), y: 200 + 2 * (s * u + c * v))
         #expect(distance(triple.topLeft, expected) < 4, "top-left at \(triple.topLeft), expected \(expected)")
-        #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
+        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
     }
 
     @Test func finderModuleWidthsPredictTheFourthCornerUnderPerspective() throws {
@@ -373,7 +373,7 @@ struct GridSamplerTests {
         #expect(distance(affine, truth) > 5 * module, "the parallelogram is far off: \(distance(affine, truth) / module) modules")
         #expect(distance(perspective, truth) < distance(affine, truth) / 3,
                 "perspective \(distance(perspective, truth) / module) modules off, parallelogram \(distance(affine, truth) / module)")
-        #expect(Scanner.scan(image: image, options: F.only("grid")).map(\.text) == [F.payload])
+        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
     }
 
     @Test func candidateSizesIncludeTheFinderWidthsEstimate() {

@@ -18,6 +18,31 @@ struct FinderTriple {
     /// perspective the nearer corner's modules are wider.
     var finderModules: [Double]? = nil
 
+    // MARK: Tuning: the perspective the finders' module widths suggest
+
+    /// A module's width goes as w^-1.5 with the map's denominator w: a width ratio to this
+    /// power is the ratio of denominators.
+    static let widthPower = 2.0 / 3
+    /// Denominator ratios within this of 1 are no perspective worth a map of its own.
+    static let leastPerspective = 0.05
+    /// Ratios outside these are finders that disagree, not a view.
+    static let smallestRatio = 0.5
+    static let largestRatio = 2.0
+    /// The fourth corner's denominator below this puts it near infinity (a view almost edge-on).
+    static let smallestDenominator = 0.2
+
+    // MARK: Tuning: counting the timing pattern
+
+    /// The line counted runs this many modules in from the finders' centres.
+    static let timingInset = 2.5
+    /// Samples per module along it.
+    static let timingSamplesPerModule = 4.0
+    /// Fewer pixels per sample than this, or more samples, and the count is noise.
+    static let smallestTimingStep = 0.2
+    static let mostTimingSamples = 20_000.0
+    /// A dark run of fewer samples (under half a module) is a speck, not a timing module.
+    static let shortestTimingRun = 2
+
     /// The perspective map the three finders' module widths suggest, for a `dimension`-module
     /// code: a plane seen in perspective has a map (s, t) → (P·s + Q·t + R) / (1 + g·s + h·t),
     /// and a module's width goes as w^-1.5 with the denominator w (1/w along the turning
@@ -25,33 +50,35 @@ struct FinderTriple {
     /// and together the fourth corner the finders cannot show. Nil when the widths hardly
     /// differ (the parallelogram is as good) or disagree beyond a plausible view.
     func perspectiveMap(dimension: Int) -> Homography? {
-        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
-        let right = pow(m[0] / m[1], 2.0 / 3), down = pow(m[0] / m[2], 2.0 / 3)
-        guard abs(right - 1) > 0.05 || abs(down - 1) > 0.05, right > 0.5, right < 2, down > 0.5, down < 2 else { return nil }
+        guard let m = finderModules, m.count == QRGeometry.finders, m.allSatisfy({ $0 > 0 }) else { return nil }
+        let right = pow(m[0] / m[1], Self.widthPower), down = pow(m[0] / m[2], Self.widthPower)
+        guard abs(right - 1) > Self.leastPerspective || abs(down - 1) > Self.leastPerspective,
+              right > Self.smallestRatio, right < Self.largestRatio, down > Self.smallestRatio, down < Self.largestRatio
+        else { return nil }
         let g = right - 1, h = down - 1
         let p = (x: topRight.x * right - topLeft.x, y: topRight.y * right - topLeft.y)
         let q = (x: bottomLeft.x * down - topLeft.x, y: bottomLeft.y * down - topLeft.y)
         let w = 1 + g + h
-        guard w > 0.2 else { return nil }
+        guard w > Self.smallestDenominator else { return nil }
         let corner = (x: (p.x + q.x + topLeft.x) / w, y: (p.y + q.y + topLeft.y) / w)
-        let d = Double(dimension)
-        return Homography(from: [(3.5, 3.5), (d - 3.5, 3.5), (3.5, d - 3.5), (d - 3.5, d - 3.5)],
+        let d = Double(dimension), c = QRGeometry.finderCentre
+        return Homography(from: [(c, c), (d - c, c), (c, d - c), (d - c, d - c)],
                           to: [topLeft, topRight, bottomLeft, corner])
     }
 
     /// Centre-to-centre distances over module widths: the code's side in modules less seven.
     var estimatedDimension: Int {
         let across = distance(topLeft, topRight) / moduleAcross, down = distance(topLeft, bottomLeft) / moduleDown
-        return Self.snapped(Int(((across + down) / 2).rounded()) + 7)
+        return Self.snapped(Int(((across + down) / 2).rounded()) + QRGeometry.finderSide)
     }
 
     /// The same from the finders' own module widths (their 1:1:3:1:1 runs) rather than the
     /// widths measured along the legs, which blur and glare can stretch.
     var finderEstimatedDimension: Int? {
-        guard let m = finderModules, m.count == 3, m.allSatisfy({ $0 > 0 }) else { return nil }
+        guard let m = finderModules, m.count == QRGeometry.finders, m.allSatisfy({ $0 > 0 }) else { return nil }
         let across = distance(topLeft, topRight) / ((m[0] + m[1]) / 2)
         let down = distance(topLeft, bottomLeft) / ((m[0] + m[2]) / 2)
-        return Self.snapped(Int(((across + down) / 2).rounded()) + 7)
+        return Self.snapped(Int(((across + down) / 2).rounded()) + QRGeometry.finderSide)
     }
 
     static func snapped(_ estimate: Int) -> Int {
@@ -63,21 +90,24 @@ struct FinderTriple {
         case 3: dimension += 2
         default: break
         }
-        return min(177, max(21, dimension))
+        return min(QRGeometry.largestSide, max(QRGeometry.smallestSide, dimension))
     }
 
     /// Dimensions to try, the estimate first and then its neighbours.
     var candidateDimensions: [Int] {
         let d = estimatedDimension
-        var candidates = [d, d + 4, d - 4]
-        if let f = finderEstimatedDimension, abs(f - d) > 4 { candidates += [f, f + 4, f - 4].filter { !candidates.contains($0) } }
+        let step = QRGeometry.sideStep
+        var candidates = [d, d + step, d - step]
+        if let f = finderEstimatedDimension, abs(f - d) > step {
+            candidates += [f, f + step, f - step].filter { !candidates.contains($0) }
+        }
         // Counting the timing modules beats dividing distances when perspective makes the
         // finders' module widths differ.
         if let t = timingDimension {
             candidates.removeAll { $0 == t }
             candidates.insert(t, at: 0)
         }
-        return candidates.filter { $0 >= 21 && $0 <= 177 }
+        return candidates.filter { $0 >= QRGeometry.smallestSide && $0 <= QRGeometry.largestSide }
     }
 
     /// Counts the dark modules of the timing pattern between two finders: the line 2.5
@@ -89,11 +119,11 @@ struct FinderTriple {
         let length = (inward.x * inward.x + inward.y * inward.y).squareRoot()
         guard length > 0 else { return nil }
         let ux = inward.x / length, uy = inward.y / length
-        let start = (x: a.x + 2.5 * moduleA * ux, y: a.y + 2.5 * moduleA * uy)
-        let end = (x: b.x + 2.5 * moduleB * ux, y: b.y + 2.5 * moduleB * uy)
+        let start = (x: a.x + timingInset * moduleA * ux, y: a.y + timingInset * moduleA * uy)
+        let end = (x: b.x + timingInset * moduleB * ux, y: b.y + timingInset * moduleB * uy)
         let span = distance(start, end)
-        let step = min(moduleA, moduleB) / 4
-        guard step > 0.2, span / step < 20_000 else { return nil }
+        let step = min(moduleA, moduleB) / timingSamplesPerModule
+        guard step > smallestTimingStep, span / step < mostTimingSamples else { return nil }
         let count = Int(span / step)
         var values = [Double](repeating: 0, count: count + 1)
         image.pixels.withUnsafeBufferPointer { px in
@@ -104,19 +134,19 @@ struct FinderTriple {
             }
         }
         let threshold = (values.min()! + values.max()!) / 2
-        // Dark runs, ignoring specks shorter than a third of a module.
+        // Dark runs, ignoring specks.
         var runs = 0, dark = false, length2 = 0
         for value in values {
             let isDark = value < threshold
             if isDark == dark { length2 += 1; continue }
-            if dark && length2 >= 2 { runs += 1 }
-            if !dark && length2 < 2 && runs > 0 && isDark { runs -= 1 }  // a speck of light inside dark
+            if dark && length2 >= shortestTimingRun { runs += 1 }
+            if !dark && length2 < shortestTimingRun && runs > 0 && isDark { runs -= 1 }  // a speck of light inside dark
             dark = isDark
             length2 = 1
         }
-        if dark && length2 >= 2 { runs += 1 }
+        if dark && length2 >= shortestTimingRun { runs += 1 }
         let dimension = 2 * runs + 11
-        guard dimension >= 21, dimension <= 177, dimension % 4 == 1 else { return nil }
+        guard dimension >= QRGeometry.smallestSide, dimension <= QRGeometry.largestSide, dimension % 4 == 1 else { return nil }
         return dimension
     }
 }
@@ -127,31 +157,54 @@ func distance(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Doubl
 }
 
 extension FinderSearch {
+    // MARK: Tuning: which three patterns make one code
+
+    /// The best-sighted patterns tried (84 triples at most).
+    static let tripleCandidates = 9
+    /// The three finders' module sizes within this factor of each other, and the two legs'
+    /// lengths too: perspective makes the nearer finder and leg larger.
+    static let tripleModuleRatio = 2.2
+    static let tripleLegRatio = 2.2
+    /// The legs' angle: a cosine up to this (about 53° to 127°), perspective bends the right angle.
+    static let tripleCosine = 0.6
+    /// The shorter leg at least this many modules: version 1's finder centres are 14 apart,
+    /// and foreshortening and module widths measured on blurred runs take off up to a third.
+    static let shortestLeg = 10.0
+    /// The longer leg at most this many: version 40's are 170 apart.
+    static let longestLeg = 180.0
+    /// How much a skewed angle costs a triple's score against its sightings.
+    static let anglePenalty = 3.0
+    /// Triples handed to the grid sampler, best first.
+    static let maximumTriples = 3
+    /// Module widths along a leg: the finder's runs must end within this share of the leg
+    /// (beyond, they would be the other finder's), sampled every `moduleAlongStep` pixels.
+    static let moduleAlongReach = 0.8
+    static let moduleAlongStep = 0.5
+
     /// Triples of finder patterns that can be the corners of one code, the most plausible
     /// first: similar module sizes, two legs of similar length meeting at a roughly right
-    /// angle (perspective bends both), at least 14 modules apart. `binary` is the two-level
-    /// picture they were found in, used to measure module widths along each leg.
-    static func triples(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage? = nil,
-                        limit: Int = 3) -> [FinderTriple] {
-        let candidates = Array(patterns.prefix(9))
+    /// angle (perspective bends both), at least 10 modules apart (`shortestLeg`). `binary`
+    /// is the two-level picture they were found in, used to measure module widths along each leg.
+    static func triples(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage? = nil) -> [FinderTriple] {
+        let candidates = Array(patterns.prefix(tripleCandidates))
         var scored: [(FinderTriple, Double)] = []
         for i in candidates.indices {
             for j in candidates.indices where j > i {
                 for k in candidates.indices where k > j {
                     let p = [candidates[i], candidates[j], candidates[k]]
                     let modules = p.map(\.module)
-                    guard modules.max()! < modules.min()! * 2.2 else { continue }
+                    guard modules.max()! < modules.min()! * tripleModuleRatio else { continue }
                     // The corner is opposite the longest side.
                     let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
                     let corner = sides.firstIndex(of: sides.max()!)!
                     let a = p[corner], b = p[(corner + 1) % 3], c = p[(corner + 2) % 3]
                     let ab = distance(pt(a), pt(b)), ac = distance(pt(a), pt(c))
                     let ratio = max(ab, ac) / min(ab, ac)
-                    guard ratio < 2.2 else { continue }
+                    guard ratio < tripleLegRatio else { continue }
                     let cosine = ((b.x - a.x) * (c.x - a.x) + (b.y - a.y) * (c.y - a.y)) / (ab * ac)
-                    guard abs(cosine) < 0.6 else { continue }
-                    let module = modules.reduce(0, +) / 3
-                    guard min(ab, ac) > module * 10, max(ab, ac) < module * 180 else { continue }
+                    guard abs(cosine) < tripleCosine else { continue }
+                    let module = modules.reduce(0, +) / Double(QRGeometry.finders)
+                    guard min(ab, ac) > module * shortestLeg, max(ab, ac) < module * longestLeg else { continue }
                     // In picture coordinates (y down) top-right × bottom-left turns clockwise.
                     let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
                     let (right, left) = cross > 0 ? (b, c) : (c, b)
@@ -173,13 +226,13 @@ extension FinderSearch {
                             triple.timingDimension = top ?? side
                         }
                     }
-                    let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(cosine) * 3) / ratio
+                    let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(cosine) * anglePenalty) / ratio
                         / (modules.max()! / modules.min()!)
                     scored.append((triple, score))
                 }
             }
         }
-        return scored.sorted { $0.1 > $1.1 }.prefix(limit).map(\.0)
+        return scored.sorted { $0.1 > $1.1 }.prefix(maximumTriples).map(\.0)
     }
 
     private static func pt(_ p: FinderPattern) -> (x: Double, y: Double) { (p.x, p.y) }
@@ -196,22 +249,22 @@ extension FinderSearch {
             /// The three runs (dark, light, dark) going one way, as a distance to where they end.
             func reach(_ sign: Double) -> Double? {
                 var state = 0, t = 0.0
-                let limit = length * 0.8
+                let limit = length * moduleAlongReach
                 while t < limit {
                     let x = Int((centre.x + sign * t * dx).rounded()), y = Int((centre.y + sign * t * dy).rounded())
                     guard x >= 0, y >= 0, x < w, y < h else { return nil }
-                    let dark = px[y * w + x] < 128
+                    let dark = px[y * w + x] < darkBelow
                     switch state {
                     case 0: if !dark { state = 1 }
                     case 1: if dark { state = 2 }
                     default: if !dark { return t }
                     }
-                    t += 0.5
+                    t += moduleAlongStep
                 }
                 return nil
             }
             guard let forward = reach(1), let backward = reach(-1) else { return nil }
-            return (forward + backward) / 7
+            return (forward + backward) / Double(QRGeometry.finderSide)
         }
     }
 }

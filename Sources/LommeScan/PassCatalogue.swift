@@ -1,0 +1,142 @@
+import LommeImages
+
+/// The passes the pipeline knows and the numbers they are tuned by.
+extension Pass {
+    // MARK: Tuning: the views
+
+    /// Long side of the working view most passes use: zbar is fast and reliable there for
+    /// codes that fill a fair part of the photo.
+    static let workingSide = 1280
+    /// The `small` view's long side, made of pictures longer than `smallFrom` (shorter, it
+    /// would be the working view again): for codes filling most of a big photo, whose
+    /// modules are too wide for zbar's edge detector at the working size.
+    static let smallSide = 640
+    static let smallFrom = 700
+
+    // MARK: Tuning: enlarging small pictures
+
+    /// Pictures up to this long side are doubled (`up2` and its filtered twins), up to
+    /// `tripledUpTo` tripled: a code in them has modules of a pixel or two.
+    static let doubledUpTo = 800
+    static let tripledUpTo = 400
+    /// The light-on-dark doubling goes further: 1 MP photos of dark-mode screens need it.
+    static let darkDoubledUpTo = 1600
+    /// An enlarged picture gets a light border of 1/`paddingShare` of its width, at least
+    /// `smallestPadding` pixels: the quiet zone a code cut tight at the edge of a screenshot lacks.
+    static let paddingShare = 10
+    static let smallestPadding = 8
+
+    // MARK: Tuning: local windows
+
+    /// Window radius for local thresholds, as a share of the view's long side: 1/40 spans a
+    /// few modules of a code filling a third of the view and copes with uneven light; 1/12
+    /// keeps a finder's three-module centre dark; 1/20 between, for Sauvola and normalising.
+    static let narrowWindow = 40
+    static let wideWindow = 12
+    static let middleWindow = 20
+    /// Radii outside these are too noisy (a module or less) or too slow and too even.
+    static let smallestRadius = 4
+    static let largestRadius = 60
+
+    // MARK: Tuning: filters
+
+    /// Light-on-dark screens: light modules glow into their dark neighbours, so a wider
+    /// unsharp mask (radius 2) than the default, at full strength on the working view and
+    /// at half (`enlargedSharpenAmount`) on a doubled one, whose edges interpolation softened less.
+    static let screenSharpenRadius = 2
+    static let screenSharpenAmount = 2
+    static let enlargedSharpenAmount = 1
+    /// `denoised`: a 3×3 mean, then a threshold offset below the default since the mean has
+    /// already taken out the speckle the offset guards against.
+    static let denoiseRadius = 1
+    static let denoiseOffset = 2
+
+    static func working(_ s: ScanSubject) -> GrayImage? { s.view(longSide: workingSide) }
+
+    /// A window radius for local operations: a few modules of a code filling a third of the view.
+    static func localRadius(_ image: GrayImage, divisor: Int) -> Int {
+        max(smallestRadius, min(largestRadius, max(image.width, image.height) / divisor))
+    }
+
+    /// Memoised binarised working view.
+    static func adaptive(_ s: ScanSubject, divisor: Int) -> GrayImage? {
+        s.memo("adaptive\(divisor)") {
+            guard let image = working(s) else { return nil }
+            return image.adaptiveBinarized(radius: localRadius(image, divisor: divisor))
+        }
+    }
+
+    /// `image` with a light border and scaled up by `factor`.
+    static func enlarged(_ image: GrayImage, by factor: Double) -> GrayImage {
+        image.padded(max(smallestPadding, image.width / paddingShare)).scaled(by: factor)
+    }
+
+    /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
+    static let catalogue: [Pass] = [
+        Pass("plain") { s in working(s).map { [$0] } ?? [] },
+        Pass("small") { s in
+            guard s.fullLongSide > smallFrom, let image = s.view(longSide: smallSide) else { return [] }
+            return [image]
+        },
+        Pass("large") { s in
+            guard s.fullLongSide > workingSide, let image = s.view(longSide: 2 * workingSide) else { return [] }
+            return [image]
+        },
+        Pass("full") { s in
+            guard s.fullLongSide > 2 * workingSide, let image = s.view(longSide: s.fullLongSide) else { return [] }
+            return [image]
+        },
+        Pass("up2") { s in
+            guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
+            return [enlarged(image, by: 2)]
+        },
+        Pass("up3") { s in
+            guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
+            return [enlarged(image, by: 3)]
+        },
+        Pass("inverted") { s in working(s).map { [$0.inverted()] } ?? [] },
+        Pass("otsu") { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
+        Pass("adaptive") { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
+        Pass("adaptive-wide") { s in adaptive(s, divisor: wideWindow).map { [$0] } ?? [] },
+        Pass("adaptive-inv") { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
+        Pass("sauvola") { s in
+            working(s).map { [$0.sauvolaBinarized(radius: localRadius($0, divisor: middleWindow))] } ?? []
+        },
+        Pass("normalized") { s in
+            working(s).map { [$0.locallyNormalized(radius: localRadius($0, divisor: middleWindow))] } ?? []
+        },
+        Pass("stretched") { s in working(s).map { [$0.stretched()] } ?? [] },
+        Pass("sharpened") { s in working(s).map { [$0.sharpened()] } ?? [] },
+        Pass("sharpened-up2") { s in
+            guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
+            return [enlarged(image, by: 2).sharpened(radius: screenSharpenRadius, amount: enlargedSharpenAmount)]
+        },
+        Pass("adaptive-up2") { s in
+            guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
+            let big = enlarged(image, by: 2)
+            return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
+        },
+        // Dark-mode screens photographed at 1 MP: light modules glow into their dark
+        // neighbours, and blur closes the finders' centres. Sharpening, or doubling the
+        // picture before a local threshold, opens them again.
+        Pass("sharpened-inv") { s in
+            working(s).map { [$0.inverted().sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount)] } ?? []
+        },
+        Pass("adaptive-up2-inv") { s in
+            guard s.fullLongSide <= darkDoubledUpTo, let image = working(s) else { return [] }
+            let big = enlarged(image.inverted(), by: 2)
+            return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
+        },
+        Pass("denoised") { s in
+            // Sensor noise and JPEG speckle break the binarisation; a small mean first.
+            guard let image = working(s) else { return [] }
+            let smooth = GrayImage(width: image.width, height: image.height,
+                                   pixels: LocalStats.boxMean(image, radius: denoiseRadius))
+            return [smooth.adaptiveBinarized(radius: localRadius(smooth, divisor: narrowWindow), offset: denoiseOffset)]
+        },
+        Pass("grid") { s, trial in GridPass.search(s, trial) },
+        Pass("grid-inv") { s, trial in GridPass.search(s, trial, inverted: true) },
+        Pass("regions") { s in regionCrops(s, binarize: false) },
+        Pass("regions-bin") { s in regionCrops(s, binarize: true) },
+    ]
+}
