@@ -34,10 +34,15 @@ struct Get: ParsableCommand {
         } else if env {
             Terminal.data(ShellExport.lines(config))
         } else if let field {
-            guard let value = config.value(of: field) else {
-                throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(VaultReader.fieldNames(config).joined(separator: ", "))")
-            }
-            Terminal.data(value + (newline.wanted ? "\n" : ""))
+            try Self.show(field, of: config, newline: newline.wanted)
         }
+    }
+
+    /// One field's value on stdout (also FastPath's `get FIELD`).
+    static func show(_ field: String, of config: Config, newline: Bool) throws(LommeError) {
+        guard let value = config.value(of: field) else {
+            throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(VaultReader.fieldNames(config).joined(separator: ", "))")
+        }
+        Terminal.data(value + (newline ? "\n" : ""))
     }
 }

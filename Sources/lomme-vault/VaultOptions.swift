@@ -53,7 +53,10 @@ struct VaultOptions: ParsableArguments {
 
     /// Turns core dumps and ptrace off, and builds what the services work with: the
     /// settings from --vault and the environment, and the terminal to ask on.
-    func prepare() throws(LommeError) -> VaultContext {
+    func prepare() throws(LommeError) -> VaultContext { try Self.prepare(vault: vault) }
+
+    /// `prepare()` for a `--vault` value found without ArgumentParser (FastPath).
+    static func prepare(vault: String?) throws(LommeError) -> VaultContext {
         Hardening.apply()
         var environment: [String: String] = [:]
         for name in VaultSettings.environmentNames {
@@ -75,5 +78,7 @@ struct NewlineOptions: ParsableArguments {
         if noNewline && newline { throw ValidationError("-n and --newline contradict each other; give one") }
     }
 
-    var wanted: Bool { newline || (!noNewline && Terminal.isTerminal(STDOUT_FILENO)) }
+    var wanted: Bool { Self.wanted(never: noNewline, always: newline) }
+
+    static func wanted(never: Bool, always: Bool) -> Bool { always || (!never && Terminal.isTerminal(STDOUT_FILENO)) }
 }

@@ -9,6 +9,8 @@ Hardening.disableCrashReporter()
 // Errors of our own carry the spec's exit code and one line of text; argument errors
 // go through ArgumentParser, which exits 64 (EX_USAGE) for them.
 do {
+    // `--version` and `get FIELD` first, without ArgumentParser's start-up (FastPath.swift).
+    if try FastPath.run(Array(CommandLine.arguments.dropFirst())) { exit(0) }
     var command = try LommeVaultCommand.parseAsRoot()
     try command.run()
 } catch let error as LommeError {
