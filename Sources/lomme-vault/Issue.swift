@@ -83,7 +83,7 @@ struct Issue: ParsableCommand {
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: recipient == nil ? 0o600 : 0o644)
         } else {
-            Terminal.output(try code.terminalText(term: ProcessInfo.processInfo.environment["TERM"]))
+            try TerminalCode.show(code)
         }
         let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
         var lines = [""]

@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+import LommeCore
+import LommeQR
+import LommeVaultKit
+
+/// Shows a checked QR code on stdout (`issue`, `key`, `init`).
+///
+/// On a terminal: in colour, and only once the window is large enough — a wrapped code is
+/// garbage. If it is too small, one message says what size the code needs and how to get
+/// it, and the code is drawn as soon as the window has grown (SIGWINCH); Ctrl-C stops the
+/// wait (the default SIGINT: the shell reports 130; nothing was shown or written).
+/// To a file or a pipe: plain text without colour escapes and without a size check (a file
+/// does not wrap), dark modules as `█ ▀ ▄` ink for a light ground, as qrencode -t utf8 does.
+enum TerminalCode {
+    static func show(_ code: IssuedCode) throws {
+        let style = QRRender.TerminalStyle.forTerminal(ProcessInfo.processInfo.environment["TERM"])
+        guard Terminal.isTerminal(STDOUT_FILENO) else {
+            Terminal.output(try code.plainText(style: style))
+            return
+        }
+        let text = try code.terminalText(style: style)
+        let lines = text.split(separator: "\n").count
+        // Columns of one line, and a line more than the code for the cursor after it.
+        let needed = (columns: (code.matrix.size + 2 * QRRender.quietZone) * (style == .fullBlocks ? 2 : 1), rows: lines + 1)
+        waitUntilFits(needed, level: code.matrix.level)
+        Terminal.output(text)
+    }
+
+    /// The window's size in cells, or nil when the terminal does not know it.
+    static func windowSize() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    static func waitUntilFits(_ needed: (columns: Int, rows: Int), level: QRMatrix.ErrorCorrection) {
+        guard let size = windowSize(), size.columns < needed.columns || size.rows < needed.rows else { return }
+        // SIGWINCH is ignored by default; a handler makes it cut the sleep below short.
+        signal(SIGWINCH) { _ in }
+        defer { signal(SIGWINCH, SIG_DFL) }
+        let lower = level == .L ? "" : ", a lower --level than \(level.rawValue)"
+        Terminal.info("""
+            lomme-vault: the QR code needs a terminal of at least \(needed.columns) columns × \(needed.rows) rows, \
+            and this one is \(size.columns) × \(size.rows): enlarge the window or zoom out (Ctrl and -), \
+            or stop (Ctrl-C) and use\(lower) or --output code.png. The code is drawn when the window is large enough.
+            """)
+        while let now = windowSize(), now.columns < needed.columns || now.rows < needed.rows {
+            usleep(250_000)
+        }
+    }
+}
