@@ -29,8 +29,9 @@ package enum QRVerify {
     package static func imageFromTerminal(_ text: String, style: QRRender.TerminalStyle, theme: Theme = .light) -> GrayImage {
         let (cellWidth, cellHeight) = style == .halfBlocks ? (4, 8) : (2, 4)
         var rows: [[(top: UInt8, bottom: UInt8)]] = []
+        // Colours hold across lines, as in a terminal, until an escape changes them.
+        var foreground = theme.foreground, background = theme.background
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
-            var foreground = theme.foreground, background = theme.background
             var cells: [(top: UInt8, bottom: UInt8)] = []
             for part in escapeSplit(String(line)) {
                 switch part {

@@ -39,11 +39,13 @@ enum TerminalCode {
         // SIGWINCH is ignored by default; a handler makes it cut the sleep below short.
         signal(SIGWINCH) { _ in }
         defer { signal(SIGWINCH, SIG_DFL) }
-        let lower = level == .L ? "" : ", a lower --level than \(level.rawValue)"
+        // Ctrl-C ends the wait even when whoever started us left SIGINT ignored.
+        signal(SIGINT, SIG_DFL)
+        let lower = level == .L ? "" : "a lower --level than \(level.rawValue) or "
         Terminal.info("""
             lomme-vault: the QR code needs a terminal of at least \(needed.columns) columns × \(needed.rows) rows, \
             and this one is \(size.columns) × \(size.rows): enlarge the window or zoom out (Ctrl and -), \
-            or stop (Ctrl-C) and use\(lower) or --output code.png. The code is drawn when the window is large enough.
+            or stop (Ctrl-C) and use \(lower)--output code.png. The code is drawn when the window is large enough.
             """)
         while let now = windowSize(), now.columns < needed.columns || now.rows < needed.rows {
             usleep(250_000)
