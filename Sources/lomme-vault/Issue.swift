@@ -13,8 +13,10 @@ struct Issue: ParsableCommand {
             questions (the client secret typed without echo). It is never taken from the command line.
 
             The QR code is drawn in the terminal (black on white, whatever the theme) or written to \
-            --output FILE.png / FILE.svg. Before anything is shown, the drawing is read back by \
-            lomme-vault's own scanner and compared with the payload.
+            --output FILE.png / FILE.svg. A terminal too small for it is told the size it needs, and \
+            the code is drawn once the window has grown (Ctrl-C stops); a pipe gets it as plain text. \
+            Before anything is shown, the drawing is read back by lomme-vault's own scanner and \
+            compared with the payload.
 
             With --to KEY or --to-image PHOTO the code is sealed: the config is encrypted to the \
             child's device key (from `lomme-vault key` on the child's device) and signed, inside the \

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import LommeCore
 import LommeQR
@@ -14,7 +13,7 @@ import LommeVaultKit
 /// does not wrap), dark modules as `█ ▀ ▄` ink for a light ground, as qrencode -t utf8 does.
 enum TerminalCode {
     static func show(_ code: IssuedCode) throws {
-        let style = QRRender.TerminalStyle.forTerminal(ProcessInfo.processInfo.environment["TERM"])
+        let style = QRRender.TerminalStyle.forTerminal(getenv("TERM").map { String(cString: $0) })
         guard Terminal.isTerminal(STDOUT_FILENO) else {
             Terminal.output(try code.plainText(style: style))
             return
