@@ -84,11 +84,9 @@ struct Issue: ParsableCommand {
         let code = try IssuedCode(payload: payload, level: level)
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: recipient == nil ? 0o600 : 0o644)
-        } else {
-            try TerminalCode.show(code)
         }
         let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
-        var lines = [""]
+        var lines = output == nil ? [] : [""]
         if let recipient, let issuer {
             let expiry = VaultContents.timestamp(Int(now + lifetime))
             lines.append("Sealed to \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
@@ -104,6 +102,8 @@ struct Issue: ParsableCommand {
         }
         if let output { lines.append("Wrote \(output) (mode \(recipient == nil ? "0600" : "0644")).") }
         Terminal.info(lines.joined(separator: "\n"))
+        // The code comes last, so that no text after it scrolls its top out of the window.
+        if output == nil { try TerminalCode.show(code) }
     }
 }
 
