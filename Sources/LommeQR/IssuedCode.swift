@@ -14,11 +14,20 @@ package struct IssuedCode: Sendable {
         try QRVerify.check(QRRender.image(matrix, scale: 4), holds: payload, what: "QR code")
     }
 
-    /// The code as terminal text, checked by turning the characters back into pixels.
-    package func terminalText(term: String?) throws(LommeError) -> String {
-        let style = QRRender.TerminalStyle.forTerminal(term)
+    /// The code for a terminal, with its colours, checked by turning the characters back
+    /// into pixels as a terminal with a dark theme and one with a light theme shows them.
+    package func terminalText(style: QRRender.TerminalStyle) throws(LommeError) -> String {
         let text = QRRender.terminal(matrix, style: style)
-        try QRVerify.check(QRVerify.imageFromTerminal(text, style: style), holds: payload, what: "terminal drawing")
+        for theme in QRVerify.Theme.allCases {
+            try QRVerify.check(QRVerify.imageFromTerminal(text, style: style, theme: theme), holds: payload, what: "terminal drawing")
+        }
+        return text
+    }
+
+    /// The code as plain text for a file or a pipe (no escapes), checked as ink on paper.
+    package func plainText(style: QRRender.TerminalStyle) throws(LommeError) -> String {
+        let text = QRRender.text(matrix, style: style)
+        try QRVerify.check(QRVerify.imageFromTerminal(text, style: style, theme: .light), holds: payload, what: "text drawing")
         return text
     }
 

@@ -21,46 +21,62 @@ package enum QRRender {
         }
     }
 
-    /// Text for a terminal, with explicit colours — black modules on a white ground —
-    /// so the code reads the same on dark and light themes. Each line resets its colours.
+    /// 256-colour black and white (16 and 231) are fixed in every palette, unlike colours
+    /// 0–15 that themes change.
+    package static let black = 16, white = 231
+    static func background(_ colour: Int) -> String { "\u{1B}[48;5;\(colour)m" }
+    static let reset = "\u{1B}[0m"
+
+    /// Text for a terminal, with explicit colours so it reads the same on dark and light
+    /// themes. Every dark module is the cell's BACKGROUND (black): the font's glyphs need not
+    /// fill their cells, and the seams they leave must never cross a dark module. A cell that
+    /// is all light is a space on a white background; only a cell half dark, half light
+    /// holds a glyph, `▀` or `▄` in white on black, so a seam can only thin a light half.
+    /// Full blocks are two spaces per module and no glyph at all. Each line resets its colours.
     package static func terminal(_ matrix: QRMatrix, style: TerminalStyle) -> String {
-        let colours: String
-        switch style {
-        case .fullBlocks: colours = "\u{1B}[30;47m"
-        // 256-colour black and white are fixed in every palette, unlike colours 0–15
-        // that themes change.
-        case .halfBlocks: colours = "\u{1B}[38;5;16;48;5;231m"
-        }
-        let reset = "\u{1B}[0m"
-        let first = -quietZone
-        let last = matrix.size + quietZone
         var output = ""
-        switch style {
-        case .fullBlocks:
-            for y in first..<last {
-                output += colours
-                for x in first..<last { output += matrix[x, y] ? "██" : "  " }
-                output += reset + "\n"
-            }
-        case .halfBlocks:
-            var y = first
-            while y < last {
-                output += colours
-                for x in first..<last {
-                    let top = matrix[x, y]
-                    let bottom = y + 1 < last && matrix[x, y + 1]
-                    switch (top, bottom) {
-                    case (true, true): output += "█"
-                    case (true, false): output += "▀"
-                    case (false, true): output += "▄"
-                    case (false, false): output += " "
-                    }
+        for row in rows(matrix, style: style) {
+            output += "\u{1B}[38;5;\(white)m"
+            var current = -1
+            for (top, bottom) in row {
+                let colour = top && bottom ? white : black
+                if colour != current { output += background(colour); current = colour }
+                switch (top, bottom) {
+                case (true, false): output += "▀"
+                case (false, true): output += "▄"
+                default: output += style == .fullBlocks ? "  " : " "
                 }
-                output += reset + "\n"
-                y += 2
             }
+            output += reset + "\n"
         }
         return output
+    }
+
+    /// The drawing as plain text for a file or a pipe, where colour escapes would be noise:
+    /// dark modules are ink (`█ ▀ ▄`), light ones spaces, as on paper or a light ground.
+    package static func text(_ matrix: QRMatrix, style: TerminalStyle) -> String {
+        rows(matrix, style: style).map { row in
+            row.map { top, bottom in
+                switch (top, bottom) {
+                case (true, true): style == .fullBlocks ? "  " : " "
+                case (true, false): "▄"
+                case (false, true): "▀"
+                case (false, false): style == .fullBlocks ? "██" : "█"
+                }
+            }.joined() + "\n"
+        }.joined()
+    }
+
+    /// The cells of each text line, quiet zone included, as (top half light, bottom half
+    /// light); full blocks have one module row per line, so both halves are the same.
+    static func rows(_ matrix: QRMatrix, style: TerminalStyle) -> [[(Bool, Bool)]] {
+        let first = -quietZone
+        let last = matrix.size + quietZone
+        let light = { (x: Int, y: Int) in y >= last || !matrix[x, y] }
+        let step = style == .halfBlocks ? 2 : 1
+        return stride(from: first, to: last, by: step).map { y in
+            (first..<last).map { x in (light(x, y), light(x, y + step - 1)) }
+        }
     }
 
     /// Pixels, `scale` per module, black on white, with the quiet zone.

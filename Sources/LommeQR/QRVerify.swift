@@ -14,47 +14,99 @@ package enum QRVerify {
         }
     }
 
-    /// Turns terminal text made by `QRRender.terminal` back into pixels (4 per module
-    /// side), so the characters themselves are what gets checked.
-    package static func imageFromTerminal(_ text: String, style: QRRender.TerminalStyle) -> GrayImage {
-        let scale = 4
-        var rows: [[Bool]] = []
+    /// The colours a terminal's theme gives text that does not set its own.
+    package enum Theme: CaseIterable, Sendable {
+        case dark, light
+        var foreground: UInt8 { self == .dark ? 255 : 0 }
+        var background: UInt8 { self == .dark ? 0 : 255 }
+    }
+
+    /// Turns terminal text made by `QRRender.terminal` (or `.text`) back into pixels, 4 per
+    /// module side, the way a terminal with `theme` shows it: a cell's background fills the
+    /// cell, `█ ▀ ▄` paint their part in the foreground colour. Only 256-colour black and
+    /// white (16, 231) are fixed; any other colour is the theme's, so a drawing that leans on
+    /// the theme fails on one of the two.
+    package static func imageFromTerminal(_ text: String, style: QRRender.TerminalStyle, theme: Theme = .light) -> GrayImage {
+        let (cellWidth, cellHeight) = style == .halfBlocks ? (4, 8) : (2, 4)
+        var rows: [[(top: UInt8, bottom: UInt8)]] = []
+        // Colours hold across lines, as in a terminal, until an escape changes them.
+        var foreground = theme.foreground, background = theme.background
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
-            let visible = stripEscapes(String(line))
-            switch style {
-            case .fullBlocks:
-                let cells = Array(visible)
-                rows.append(stride(from: 0, to: cells.count - 1, by: 2).map { cells[$0] == "█" })
-            case .halfBlocks:
-                let cells = Array(visible)
-                rows.append(cells.map { $0 == "█" || $0 == "▀" })
-                rows.append(cells.map { $0 == "█" || $0 == "▄" })
+            var cells: [(top: UInt8, bottom: UInt8)] = []
+            for part in escapeSplit(String(line)) {
+                switch part {
+                case .escape(let parameters):
+                    (foreground, background) = applySGR(parameters, foreground, background, theme)
+                case .character(let character):
+                    switch character {
+                    case " ": cells.append((background, background))
+                    case "█": cells.append((foreground, foreground))
+                    case "▀": cells.append((foreground, background))
+                    case "▄": cells.append((background, foreground))
+                    default: cells.append((128, 128))
+                    }
+                }
             }
+            rows.append(cells)
         }
         let width = rows.map(\.count).max() ?? 0
-        var image = GrayImage(width: width * scale, height: rows.count * scale, fill: 255)
+        var image = GrayImage(width: width * cellWidth, height: rows.count * cellHeight, fill: theme.background)
         for (y, row) in rows.enumerated() {
-            for (x, dark) in row.enumerated() where dark {
-                for dy in 0..<scale {
-                    for dx in 0..<scale { image[x * scale + dx, y * scale + dy] = 0 }
+            for (x, cell) in row.enumerated() {
+                for dy in 0..<cellHeight {
+                    for dx in 0..<cellWidth {
+                        image[x * cellWidth + dx, y * cellHeight + dy] = dy < cellHeight / 2 ? cell.top : cell.bottom
+                    }
                 }
             }
         }
         return image
     }
 
-    static func stripEscapes(_ line: String) -> String {
-        var output = ""
-        var inEscape = false
+    /// Colours after one SGR escape (`ESC [ … m`): 0 resets to the theme, 38;5;N and 48;5;N
+    /// set 256-colour N (black and white fixed, any other the theme's), 30–49 are the theme's.
+    static func applySGR(_ parameters: [Int], _ foreground: UInt8, _ background: UInt8, _ theme: Theme) -> (UInt8, UInt8) {
+        var (foreground, background) = (foreground, background)
+        var index = 0
+        while index < parameters.count {
+            let code = parameters[index]
+            if (code == 38 || code == 48) && index + 2 < parameters.count && parameters[index + 1] == 5 {
+                let fixed: UInt8? = parameters[index + 2] == QRRender.black ? 0 : parameters[index + 2] == QRRender.white ? 255 : nil
+                if code == 38 { foreground = fixed ?? theme.foreground } else { background = fixed ?? theme.background }
+                index += 3
+                continue
+            }
+            if code == 0 { (foreground, background) = (theme.foreground, theme.background) }
+            if (30...39).contains(code) { foreground = theme.foreground }
+            if (40...49).contains(code) { background = theme.background }
+            index += 1
+        }
+        return (foreground, background)
+    }
+
+    enum Part { case escape([Int]), character(Character) }
+
+    /// A line as its characters and its CSI escapes (parameters of an `m`; any other escape
+    /// is kept as no colour change).
+    static func escapeSplit(_ line: String) -> [Part] {
+        var parts: [Part] = []
+        var escape: String?
         for character in line {
-            if inEscape {
-                if character.isLetter { inEscape = false }
+            if var text = escape {
+                text.append(character)
+                escape = text
+                if character.isLetter {
+                    escape = nil
+                    if text.hasPrefix("[") && character == "m" {
+                        parts.append(.escape(text.dropFirst().dropLast().split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }))
+                    }
+                }
             } else if character == "\u{1B}" {
-                inEscape = true
+                escape = ""
             } else {
-                output.append(character)
+                parts.append(.character(character))
             }
         }
-        return output
+        return parts
     }
 }

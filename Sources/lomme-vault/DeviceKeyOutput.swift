@@ -16,7 +16,7 @@ enum DeviceKeyOutput {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
             Terminal.info("Wrote the device key's QR code to \(output).")
         } else {
-            Terminal.output(try code.terminalText(term: getenv("TERM").map { String(cString: $0) }))
+            try TerminalCode.show(code)
         }
         Terminal.output(key.text + "\n")
         Terminal.info("""

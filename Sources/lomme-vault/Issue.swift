@@ -12,8 +12,10 @@ struct Issue: ParsableCommand {
             questions (the client secret typed without echo). It is never taken from the command line.
 
             The QR code is drawn in the terminal (black on white, whatever the theme) or written to \
-            --output FILE.png / FILE.svg. Before anything is shown, the drawing is read back by \
-            lomme-vault's own scanner and compared with the payload.
+            --output FILE.png / FILE.svg. A terminal too small for it is told the size it needs, and \
+            the code is drawn once the window has grown (Ctrl-C stops); a pipe gets it as plain text. \
+            Before anything is shown, the drawing is read back by lomme-vault's own scanner and \
+            compared with the payload.
 
             With --to KEY or --to-image PHOTO the code is sealed: the config is encrypted to the \
             child's device key (from `lomme-vault key` on the child's device) and signed, inside the \
@@ -77,8 +79,6 @@ struct Issue: ParsableCommand {
         let code = try IssuedCode(payload: payload, level: level)
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: recipient == nil ? 0o600 : 0o644)
-        } else {
-            Terminal.output(try code.terminalText(term: getenv("TERM").map { String(cString: $0) }))
         }
         let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
         var lines = [""]
@@ -95,8 +95,13 @@ struct Issue: ParsableCommand {
             lines.append("")
             lines.append("Warning: this code holds the client secret and national id in clear. Anyone who sees or photographs it can use them; show it only to the child's device, or seal it with --to.")
         }
-        if let output { lines.append("Wrote \(output) (mode \(recipient == nil ? "0600" : "0644")).") }
-        Terminal.info(lines.joined(separator: "\n"))
+        if let output {
+            lines.append("Wrote \(output) (mode \(recipient == nil ? "0600" : "0644")).")
+            Terminal.info(lines.joined(separator: "\n"))
+        } else {
+            // The summary goes under the code, and the window must hold both.
+            try TerminalCode.show(code, note: lines.joined(separator: "\n"))
+        }
     }
 }
 

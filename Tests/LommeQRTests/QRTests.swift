@@ -27,8 +27,25 @@ struct QRTests {
             #expect(line.hasPrefix("\u{1B}["), "every line sets its colours")
             #expect(line.hasSuffix("\u{1B}[0m"), "every line resets its colours")
         }
-        let found = ZBarScanner().scan(QRVerify.imageFromTerminal(text, style: style))
-        #expect(found.map(\.bytes) == [Array(payload.utf8)])
+        for theme in QRVerify.Theme.allCases {
+            let found = ZBarScanner().scan(QRVerify.imageFromTerminal(text, style: style, theme: theme))
+            #expect(found.map(\.bytes) == [Array(payload.utf8)], "on a \(theme) theme")
+        }
+        let plain = QRRender.text(matrix, style: style)
+        #expect(!plain.contains("\u{1B}"))
+        #expect(ZBarScanner().scan(QRVerify.imageFromTerminal(plain, style: style)).map(\.bytes) == [Array(payload.utf8)])
+    }
+
+    /// Colours a theme sets (0–15, or none) read differently on a dark and a light theme;
+    /// only 256-colour black and white read the same on both.
+    @Test func readBackTellsThemeColoursFromFixedOnes() {
+        let themed = "\u{1B}[30;47m ▀\u{1B}[0m\n", fixed = "\u{1B}[38;5;231;48;5;16m ▀\u{1B}[0m\n"
+        let pixels = { (text: String, theme: QRVerify.Theme) in QRVerify.imageFromTerminal(text, style: .halfBlocks, theme: theme).pixels }
+        #expect(pixels(themed, .dark) != pixels(themed, .light))
+        #expect(pixels(fixed, .dark) == pixels(fixed, .light))
+        // A space is all background (black); `▀` is white above, black below; 4×8 px a cell.
+        let top = [UInt8](repeating: 0, count: 4) + [UInt8](repeating: 255, count: 4)
+        #expect(pixels(fixed, .dark) == Array([[UInt8]](repeating: top, count: 4).joined()) + [UInt8](repeating: 0, count: 32))
     }
 
     @Test func linuxConsoleGetsFullBlocks() {

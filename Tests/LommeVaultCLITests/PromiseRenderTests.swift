@@ -48,23 +48,57 @@ struct PromiseRenderTests {
         return (QRRender.terminal(matrix, style: style).split(separator: "\n").map(String.init), matrix)
     }
 
-    /// Explicit 256-colour black on white on every line (colours 0–15 change with the theme),
-    /// reset at its end; four blank modules on every side.
-    @Test func theTerminalDrawingHasFixedColoursAndAQuietZone() throws {
-        let (lines, matrix) = try Self.terminalLines(.halfBlocks)
-        let start = "\u{1B}[38;5;16;48;5;231m", end = "\u{1B}[0m"
-        #expect(lines.count == (matrix.size + 8 + 1) / 2)
+    /// A terminal line as cells: (background, foreground, character) after its escapes.
+    static func cells(_ line: String) -> [(background: String, foreground: String, character: Character)] {
+        var background = "", foreground = "", cells: [(String, String, Character)] = []
+        var rest = Substring(line)
+        while let first = rest.first {
+            if first == "\u{1B}", let end = rest.firstIndex(of: "m") {
+                let escape = rest[rest.index(rest.startIndex, offsetBy: 2)..<end]
+                if escape.hasPrefix("48;5;") { background = String(escape) } else if escape.hasPrefix("38;5;") { foreground = String(escape) } else { background = ""; foreground = "" }
+                rest = rest[rest.index(after: end)...]
+            } else {
+                cells.append((background, foreground, first))
+                rest = rest.dropFirst()
+            }
+        }
+        return cells
+    }
+
+    /// Explicit 256-colour black (16) and white (231) only — colours 0–15 change with the
+    /// theme —, reset at every line's end. Every dark module is a cell's black background: a
+    /// glyph (`▀ ▄`, white) only ever sits on black, so the seams fonts leave around glyphs
+    /// cannot cut a dark module. Read back that way, the cells are the code with four light
+    /// modules on every side.
+    @Test(arguments: [QRRender.TerminalStyle.halfBlocks, .fullBlocks])
+    func theTerminalDrawingHasFixedColoursDarkBackgroundsAndAQuietZone(style: QRRender.TerminalStyle) throws {
+        let (lines, matrix) = try Self.terminalLines(style)
+        let side = matrix.size + 8, black = "48;5;16", white = "48;5;231"
+        #expect(lines.count == (style == .halfBlocks ? (side + 1) / 2 : side))
+        var modules: [[Bool]] = []  // true: dark
         for line in lines {
-            #expect(line.hasPrefix(start) && line.hasSuffix(end), "\(line.debugDescription.prefix(40))")
+            #expect(line.hasSuffix("\u{1B}[0m"), "\(line.debugDescription.suffix(20))")
+            let cells = Self.cells(line)
+            #expect(cells.allSatisfy { [black, white].contains($0.background) }, "a cell without a fixed background")
+            for cell in cells where cell.character != " " {
+                #expect(cell.background == black && cell.foreground == "38;5;231" && "▀▄".contains(cell.character),
+                        "a glyph \(cell.character) on \(cell.background) in \(cell.foreground)")
+            }
+            let step = style == .fullBlocks ? 2 : 1
+            #expect(cells.count == side * step)
+            #expect(style == .halfBlocks || cells.allSatisfy { $0.character == " " }, "full blocks are backgrounds only")
+            let columns = stride(from: 0, to: cells.count, by: step).map { cells[$0] }
+            let dark = { (cell: (background: String, foreground: String, character: Character), top: Bool) in
+                cell.background == black && cell.character != (top ? "▀" : "▄")
+            }
+            modules.append(columns.map { dark($0, true) })
+            if style == .halfBlocks { modules.append(columns.map { dark($0, false) }) }
         }
-        let cells = lines.map { Array($0.dropFirst(start.count).dropLast(end.count)) }
-        #expect(cells.allSatisfy { $0.count == matrix.size + 8 })
-        for blank in [cells[0], cells[1], cells[cells.count - 2]] {
-            #expect(blank.allSatisfy { $0 == " " })
+        for y in 0..<side {
+            for x in 0..<side {
+                #expect(modules[y][x] == matrix[x - 4, y - 4], "module \(x - 4), \(y - 4) (quiet zone: 4)")
+            }
         }
-        #expect(cells[cells.count - 1].allSatisfy { $0 == " " || $0 == "▀" }, "the last line's lower half is below the code")
-        #expect(cells.allSatisfy { $0.prefix(4).allSatisfy { $0 == " " } && $0.suffix(4).allSatisfy { $0 == " " } })
-        #expect(cells[2].contains("█") || cells[2].contains("▀") || cells[2].contains("▄"), "the code starts on the third line")
     }
 
     @Test func theSVGIsDarkOnAWhiteGroundWithAQuietZone() throws {

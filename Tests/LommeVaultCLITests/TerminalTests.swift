@@ -7,10 +7,10 @@ final class TmuxSession {
     let socket = "lvtest-\(getpid())-\(Int.random(in: 0..<1_000_000))"
     let box: CLI.Sandbox
 
-    init(_ box: CLI.Sandbox, command: String) {
+    init(_ box: CLI.Sandbox, command: String, columns: Int = 180, rows: Int = 50) {
         self.box = box
         let script = box.write("run-\(Int.random(in: 0..<1_000_000)).sh", "\(command)\necho EXIT=$?\nexec sleep 60\n", mode: 0o700)
-        tmux(["new-session", "-d", "-s", "t", "-x", "180", "-y", "50",
+        tmux(["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)",
               "-e", "LOMME_VAULT_KDF=minimum", "-e", "LV=\(CLI.binary)", "-e", "LOMME_VAULT=", script], capture: false)
     }
 
@@ -63,7 +63,8 @@ final class TmuxSession {
         return String(decoding: output, as: UTF8.self)
     }
 
-    var screen: String { tmux(["capture-pane", "-p", "-t", "t", "-S", "-100"]) }
+    /// The screen, lines the terminal wrapped joined again (-J), as a person reads them.
+    var screen: String { tmux(["capture-pane", "-p", "-J", "-t", "t", "-S", "-100"]) }
 
     /// Waits until the screen shows `text` (30 s at most: a loaded machine can be slow).
     @discardableResult

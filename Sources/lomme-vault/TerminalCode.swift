@@ -1,0 +1,66 @@
+import Glibc
+import LommeCore
+import LommeQR
+import LommeVaultKit
+
+/// Shows a checked QR code on stdout (`issue`, `key`, `init`).
+///
+/// On a terminal: in colour, and only once the window is large enough — a wrapped code is
+/// garbage. If it is too small, one message says what size the code needs and how to get
+/// it, and the code is drawn as soon as the window has grown (SIGWINCH); Ctrl-C stops the
+/// wait (the default SIGINT: the shell reports 130; nothing was shown or written).
+/// To a file or a pipe: plain text without colour escapes and without a size check (a file
+/// does not wrap), dark modules as `█ ▀ ▄` ink for a light ground, as qrencode -t utf8 does.
+///
+/// `note` is the text shown under the code (on stderr: the fields, the kind, the issuer's
+/// fingerprint, as SPEC.md's "Issue output" puts it). The window must hold the code and the
+/// note together, so that the note cannot scroll the top of the code out of view.
+enum TerminalCode {
+    static func show(_ code: IssuedCode, note: String? = nil) throws {
+        let style = QRRender.TerminalStyle.forTerminal(getenv("TERM").map { String(cString: $0) })
+        guard Terminal.isTerminal(STDOUT_FILENO) else {
+            Terminal.output(try code.plainText(style: style))
+            if let note { Terminal.info(note) }
+            return
+        }
+        let text = try code.terminalText(style: style)
+        let columns = (code.matrix.size + 2 * QRRender.quietZone) * (style == .fullBlocks ? 2 : 1)
+        // The code's lines, the note's (wrapped at the code's width, the narrowest window
+        // that fits), and one more for the cursor after them.
+        let rows = text.split(separator: "\n").count + (note.map { wrappedRows($0, columns: columns) } ?? 0) + 1
+        waitUntilFits((columns, rows), level: code.matrix.level)
+        Terminal.output(text)
+        if let note { Terminal.info(note) }
+    }
+
+    /// How many rows `text` takes in a window `columns` wide.
+    static func wrappedRows(_ text: String, columns: Int) -> Int {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .reduce(0) { $0 + max(1, ($1.count + columns - 1) / columns) }
+    }
+
+    /// The window's size in cells, or nil when the terminal does not know it.
+    static func windowSize() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    static func waitUntilFits(_ needed: (columns: Int, rows: Int), level: QRMatrix.ErrorCorrection) {
+        guard let size = windowSize(), size.columns < needed.columns || size.rows < needed.rows else { return }
+        // SIGWINCH is ignored by default; a handler makes it cut the sleep below short.
+        signal(SIGWINCH) { _ in }
+        defer { signal(SIGWINCH, SIG_DFL) }
+        // Ctrl-C ends the wait even when whoever started us left SIGINT ignored.
+        signal(SIGINT, SIG_DFL)
+        let lower = level == .L ? "" : "a lower --level than \(level.rawValue) or "
+        Terminal.info("""
+            lomme-vault: the QR code needs a terminal of at least \(needed.columns) columns × \(needed.rows) rows, \
+            and this one is \(size.columns) × \(size.rows): enlarge the window or zoom out (Ctrl and -), \
+            or stop (Ctrl-C) and use \(lower)--output code.png. The code is drawn when the window is large enough.
+            """)
+        while let now = windowSize(), now.columns < needed.columns || now.rows < needed.rows {
+            usleep(250_000)
+        }
+    }
+}
