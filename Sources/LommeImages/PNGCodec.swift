@@ -56,6 +56,18 @@ package enum PNGCodec {
         guard bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) else { return }
         func u32(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
         try ImageLimits.check(width: u32(16), height: u32(20), name: name)
+        // libpng allocates a chunk's declared length before it reads the chunk: a 100-byte
+        // file declaring a 1.7 GB text chunk made it ask for 1.7 GB. No chunk can be longer
+        // than what is left of the file, so such a file is damaged; refuse it before libpng.
+        var offset = 8
+        while offset + 8 <= bytes.count {
+            let length = u32(offset)
+            guard length <= bytes.count - offset - 12 else {
+                throw ImageLimits.damaged(name: name, library: "libpng", detail: "a chunk is longer than the file")
+            }
+            if bytes[(offset + 4)..<(offset + 8)].elementsEqual("IEND".utf8) { return }
+            offset += 12 + length
+        }
     }
 
     /// The size the PNG header declares; checks the limits.

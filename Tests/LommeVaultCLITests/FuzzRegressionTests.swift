@@ -48,6 +48,15 @@ struct FuzzRegressionTests {
         #expect(r.status == 2 && r.stderr.contains("declares 41×15145"), "\(r.status): \(r.stderr)")
     }
 
+    /// The png fuzzer's find: a 136-byte file whose text chunk declares 1.7 GB. libpng
+    /// allocates a chunk's declared length before reading it, so the loader refuses a chunk
+    /// longer than the rest of the file before libpng sees it (under the fuzzer's 1 GB
+    /// malloc limit this input was an out-of-memory crash).
+    @Test func pngWhoseChunkIsLongerThanTheFileIsDamaged() {
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/png/text-chunk-declares-1.7GB.png"], timeout: 20)
+        #expect(r.status == 2 && r.stderr.contains("a chunk is longer than the file"), "\(r.status): \(r.stderr)")
+    }
+
     /// Sealed codes (the text after the target's mode byte 0) into a vault they were not
     /// sealed to, and device keys to `issue --to`: refusals with the spec's exit codes.
     @Test func sealedCodesAndDeviceKeys() throws {
