@@ -14,7 +14,8 @@ $sudo apt-get update
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${packages[@]}"
 
 command -v swift >/dev/null || { echo "install.sh: no swift on PATH; install a Swift 6 toolchain from swift.org first" >&2; exit 1; }
-swift build -c release
+# No RUNPATH ($ORIGIN): the installed binary finds its few libraries where the system keeps them.
+swift build -c release --disable-local-rpath
 prefix="${PREFIX:-/usr/local}"
 # sudo only where the prefix is not ours to write (PREFIX=~/.local needs none).
 as=""

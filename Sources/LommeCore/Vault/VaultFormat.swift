@@ -72,31 +72,40 @@ package enum VaultFormat {
         return Sealed(header: header, bytes: bytes)
     }
 
-    /// The AEAD key and the key-check key, derived from the master key.
-    static func subkeys(_ master: SecureBytes) -> (aead: SecureBytes, check: SecureBytes) {
+    /// Subkey ids under `kdfContext`: the AEAD key and the key-check key.
+    static let aeadKeyID: UInt64 = 1, checkKeyID: UInt64 = 2
+
+    /// One subkey of the master key (each is a locked allocation: derive only what is used).
+    static func subkey(_ master: SecureBytes, _ id: UInt64) -> SecureBytes {
         precondition(master.count == KDF.keyLength)
         Sodium.initialize()
-        func derive(_ id: UInt64) -> SecureBytes {
-            let key = SecureBytes(count: 32)
-            Sodium.require(key.withUnsafeMutableBytes { output in
-                master.withUnsafeBytes { masterBuffer in
-                    crypto_kdf_derive_from_key(output.baseAddress!.assumingMemoryBound(to: UInt8.self), 32, id,
-                                               kdfContext, masterBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                }
-            }, "crypto_kdf_derive_from_key")
-            return key
-        }
-        return (derive(1), derive(2))
+        let key = SecureBytes(count: 32)
+        Sodium.require(key.withUnsafeMutableBytes { output in
+            master.withUnsafeBytes { masterBuffer in
+                crypto_kdf_derive_from_key(output.baseAddress!.assumingMemoryBound(to: UInt8.self), 32, id,
+                                           kdfContext, masterBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+        }, "crypto_kdf_derive_from_key")
+        return key
+    }
+
+    /// The AEAD key and the key-check key, derived from the master key.
+    static func subkeys(_ master: SecureBytes) -> (aead: SecureBytes, check: SecureBytes) {
+        (subkey(master, aeadKeyID), subkey(master, checkKeyID))
     }
 
     /// The key check of a 64-byte header prefix.
-    static func check(_ checked: [UInt8], master: SecureBytes) -> [UInt8] {
-        Sodium.blake2b(checked, length: checkLength, key: subkeys(master).check)
+    static func check(_ checked: [UInt8], checkKey: SecureBytes) -> [UInt8] {
+        Sodium.blake2b(checked, length: checkLength, key: checkKey)
     }
 
     /// True when `master` is the key of this vault (no AEAD work).
     package static func matches(_ sealed: Sealed, master: SecureBytes) -> Bool {
-        let expected = check(Array(sealed.bytes[0..<checkedLength]), master: master)
+        matches(sealed, checkKey: subkey(master, checkKeyID))
+    }
+
+    static func matches(_ sealed: Sealed, checkKey: SecureBytes) -> Bool {
+        let expected = check(Array(sealed.bytes[0..<checkedLength]), checkKey: checkKey)
         return expected.withUnsafeBytes { a in
             Array(sealed.check).withUnsafeBytes { b in sodium_memcmp(a.baseAddress!, b.baseAddress!, checkLength) == 0 }
         }
@@ -126,10 +135,10 @@ package enum VaultFormat {
     /// Opens a parsed vault with its master key: exit 4 when the key check fails,
     /// exit 5 when the body does not authenticate.
     package static func open(_ sealed: Sealed, master: SecureBytes) throws(LommeError) -> SecureBytes {
-        guard matches(sealed, master: master) else {
+        let keys = subkeys(master)
+        guard matches(sealed, checkKey: keys.check) else {
             throw LommeError(.wrongPassphrase, "wrong passphrase for this vault; try again (a damaged header gives this message too)")
         }
-        let keys = subkeys(master)
         let associated = Array(sealed.bytes[0..<headerLength])
         let body = Array(sealed.bytes[headerLength...])
         let plaintext = SecureBytes(count: body.count - tagLength)
