@@ -12,16 +12,18 @@ enum DeviceKeyOutput {
             return
         }
         let code = try IssuedCode(payload: key.text.uppercased(), level: .M)
+        let hint = """
+            This device's receiving key, fingerprint \(key.fingerprint). It is public: show it to the parent, \
+            who issues a sealed code with `lomme-vault issue --to-image PHOTO-OF-THIS-CODE` or `--to \(key.text)`.
+            """
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
             Terminal.info("Wrote the device key's QR code to \(output).")
         } else {
-            try TerminalCode.show(code)
+            // The key's text and the hint go under the code: the window must hold all three.
+            try TerminalCode.show(code, printedAfter: [key.text, hint])
         }
         Terminal.output(key.text + "\n")
-        Terminal.info("""
-            This device's receiving key, fingerprint \(key.fingerprint). It is public: show it to the parent, \
-            who issues a sealed code with `lomme-vault issue --to-image PHOTO-OF-THIS-CODE` or `--to \(key.text)`.
-            """)
+        Terminal.info(hint)
     }
 }

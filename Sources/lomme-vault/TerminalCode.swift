@@ -16,7 +16,9 @@ import LommeVaultKit
 /// fingerprint, as SPEC.md's "Issue output" puts it). The window must hold the code and the
 /// note together, so that the note cannot scroll the top of the code out of view.
 enum TerminalCode {
-    static func show(_ code: IssuedCode, note: String? = nil) throws {
+    /// `printedAfter`: what the caller prints itself right after the code (on stdout or
+    /// stderr); its rows count like the note's.
+    static func show(_ code: IssuedCode, note: String? = nil, printedAfter: [String] = []) throws {
         let style = QRRender.TerminalStyle.forTerminal(getenv("TERM").map { String(cString: $0) })
         guard Terminal.isTerminal(STDOUT_FILENO) else {
             Terminal.output(try code.plainText(style: style))
@@ -27,7 +29,8 @@ enum TerminalCode {
         let columns = (code.matrix.size + 2 * QRRender.quietZone) * (style == .fullBlocks ? 2 : 1)
         // The code's lines, the note's (wrapped at the code's width, the narrowest window
         // that fits), and one more for the cursor after them.
-        let rows = text.split(separator: "\n").count + (note.map { wrappedRows($0, columns: columns) } ?? 0) + 1
+        let after = (note.map { [$0] } ?? []) + printedAfter
+        let rows = text.split(separator: "\n").count + after.reduce(0) { $0 + wrappedRows($1, columns: columns) } + 1
         waitUntilFits((columns, rows), level: code.matrix.level)
         Terminal.output(text)
         if let note { Terminal.info(note) }

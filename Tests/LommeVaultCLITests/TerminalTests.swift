@@ -10,8 +10,14 @@ final class TmuxSession {
     init(_ box: CLI.Sandbox, command: String, columns: Int = 180, rows: Int = 50) {
         self.box = box
         let script = box.write("run-\(Int.random(in: 0..<1_000_000)).sh", "\(command)\necho EXIT=$?\nexec sleep 60\n", mode: 0o700)
-        tmux(["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)",
-              "-e", "LOMME_VAULT_KDF=minimum", "-e", "LV=\(CLI.binary)", "-e", "LOMME_VAULT=", script], capture: false)
+        // On a loaded machine a new tmux server now and then fails to start: try again, a
+        // few times, until it lists the session.
+        for _ in 0..<3 {
+            tmux(["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)",
+                  "-e", "LOMME_VAULT_KDF=minimum", "-e", "LV=\(CLI.binary)", "-e", "LOMME_VAULT=", script], capture: false)
+            if tmux(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains("t") { break }
+            usleep(200_000)
+        }
     }
 
     deinit { tmux(["kill-server"], capture: false) }
