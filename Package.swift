@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "lomme-vault",
             dependencies: [
-                "LommeCore", "LommeImages", "LommeScan", "LommeQR", "LommeVaultKit",
+                "LommeCore", "LommeImages", "LommeScan", "LommeQR", "LommeVaultKit", "CLazyLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, which ArgumentParser uses) linked in:

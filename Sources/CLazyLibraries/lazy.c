@@ -20,15 +20,23 @@ static const struct {
 
 static void *handles[LOMME_LIBRARY_COUNT];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static lomme_lazy_failure_handler failure_handler;
+
+void lomme_lazy_set_failure_handler(lomme_lazy_failure_handler handler) { failure_handler = handler; }
 
 /// One line, then out: the stub's caller cannot be told (the real prototype has no
 /// room for it), and nothing of the vault is open for writing while a picture or a QR
-/// code is being made or read. _exit, not exit: other scanner threads may still run.
+/// code is being made or read. The CLI's handler shows the line (as every message, with
+/// control characters escaped: dlerror's text names files); without one it goes to stderr
+/// as it is. _exit, not exit: other scanner threads may still run.
 static _Noreturn void fail(enum lomme_library library, const char *what, const char *detail, int exit_code) {
+    char message[1024];
+    snprintf(message, sizeof message, "cannot %s %s, needed for %s (install the Debian package %s): %s",
+             what, libraries[library].soname, libraries[library].purpose, libraries[library].package,
+             detail ? detail : "unknown error");
     fflush(stdout);
-    fprintf(stderr, "lomme-vault: cannot %s %s, needed for %s (install the Debian package %s): %s\n",
-            what, libraries[library].soname, libraries[library].purpose, libraries[library].package,
-            detail ? detail : "unknown error");
+    if (failure_handler) failure_handler(message, exit_code);
+    fprintf(stderr, "lomme-vault: %s\n", message);
     _exit(exit_code);
 }
 

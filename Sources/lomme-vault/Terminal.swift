@@ -1,3 +1,4 @@
+import CLazyLibraries
 import Glibc
 import LommeCore
 import LommeVaultKit
@@ -40,4 +41,14 @@ enum Terminal {
     }
 
     static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+}
+
+extension Terminal {
+    /// For CLazyLibraries: a picture or QR library that cannot be loaded, told as every
+    /// message is, then the end (the loader's caller cannot be given an error). Not on the
+    /// main actor: the scanner's worker threads load zbar.
+    static let libraryFailure: lomme_lazy_failure_handler = { message, code in
+        error(message.map { String(cString: $0) } ?? "a picture or QR library cannot be loaded")
+        _exit(code)
+    }
 }

@@ -22,8 +22,13 @@ enum lomme_library {
     LOMME_LIBRARY_COUNT
 };
 
+/// Shows a loader failure (one line, without the `lomme-vault: ` prefix) and ends the
+/// process with `exit_code`. The CLI registers one, so the library side never prints.
+typedef void (*lomme_lazy_failure_handler)(const char *message, int exit_code);
+void lomme_lazy_set_failure_handler(lomme_lazy_failure_handler handler);
+
 /// The library's own `name`, loading the library first if needed. Never returns NULL:
-/// on failure it prints one line and exits with `exit_code`.
+/// on failure it shows one line (through the handler) and exits with `exit_code`.
 void *lomme_lazy_symbol(enum lomme_library library, const char *name, int exit_code);
 
 #endif
