@@ -17,7 +17,7 @@ struct KeyringTests {
 
     func description(_ box: CLI.Sandbox) throws -> String {
         let sealed = try VaultFormat.parse(readFile(box.vault))
-        return Session.keyDescription(VaultStore(path: box.vault), salt: sealed.header.salt)
+        return Session.keyDescription(salt: sealed.header.salt)
     }
 
     @Test func unlockedKeyIsVisibleToOtherProcessesAndGoneAfterLock() throws {

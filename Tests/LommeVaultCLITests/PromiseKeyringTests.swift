@@ -8,7 +8,7 @@ import Testing
 @Suite("Promises: keyring", .serialized)
 struct PromiseKeyringTests {
     func description(_ vault: PromiseVault) throws -> String {
-        Session.keyDescription(VaultStore(path: vault.box.vault), salt: try VaultFormat.parse(vault.bytes).header.salt)
+        Session.keyDescription(salt: try VaultFormat.parse(vault.bytes).header.salt)
     }
 
     /// Seconds left on a key as /proc/keys shows it (reading it does not use the key).

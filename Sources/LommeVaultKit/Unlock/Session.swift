@@ -55,11 +55,6 @@ package enum Session {
         keyPrefix + vaultID(salt: salt)
     }
 
-    /// The same name; the store plays no part in it.
-    package static func keyDescription(_ store: VaultStore, salt: [UInt8]) -> String {
-        keyDescription(salt: salt)
-    }
-
     package struct Payload {
         var master: SecureBytes
         package var deadline: UInt64

@@ -29,7 +29,7 @@ package struct VaultStatus: Sendable {
         let sealed = try VaultFormat.parse(try store.read())
         status.limits = sealed.header.limits
         do {
-            _ = try context.keyring.find(Session.keyDescription(store, salt: sealed.header.salt))
+            _ = try context.keyring.find(Session.keyDescription(salt: sealed.header.salt))
         } catch {
             status.keyringProblem = error.reason
         }
