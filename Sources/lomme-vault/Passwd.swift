@@ -4,9 +4,21 @@ import LommeVaultKit
 struct Passwd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd",
-        abstract: "Change the vault's passphrase (re-sealed with a fresh salt; an unlocked session ends).",
-        discussion: "The current passphrase comes from --passphrase-fd/--passphrase-file or the terminal; the new one from --new-passphrase-fd/--new-passphrase-file or the terminal (twice). LOMME_VAULT_KDF applies as for init."
+        abstract: "Change the vault's passphrase, and its file key when no slot is lost by it (--rotate: always).",
+        discussion: """
+            The current passphrase comes from --passphrase-fd/--passphrase-file or the terminal; the new one from \
+            --new-passphrase-fd/--new-passphrase-file or the terminal (twice). LOMME_VAULT_KDF applies as for init. \
+            A new file key (and vault id) means a copy of the vault or of its unlocked key taken before opens \
+            nothing now. passwd makes one when every other slot can take it without a question (a TPM slot \
+            without PIN, if its TPM answers); otherwise (a TPM slot with a PIN) it keeps the file key, so that \
+            slot keeps working, and says so. --rotate always makes a new file key and removes the slots that \
+            cannot take it, naming them to be enrolled again: what to run after a suspected leak. Either way \
+            the .bak is replaced and an unlocked session ends.
+            """
     )
+
+    @Flag(name: .customLong("rotate"), help: "Always make a new file key, removing the slots that cannot take it (after a suspected leak).")
+    var rotate = false
 
     @Option(name: .customLong("new-passphrase-fd"), help: ArgumentHelp("Read the new passphrase from this file descriptor.", valueName: "n"))
     var newPassphraseFD: Int32?
@@ -23,7 +35,17 @@ struct Passwd: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let new: PassphraseSource = newPassphraseFD.map { .descriptor($0) } ?? newPassphraseFile.map { .file($0) } ?? .terminal
-        let wasUnlocked = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new)
-        Terminal.info("Changed the passphrase of \(context.store.path).\(wasUnlocked ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
+        let result = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new, forceRotation: rotate)
+        let what = result.rotated ? "Changed the passphrase and the file key of" : "Changed the passphrase of"
+        Terminal.info("\(what) \(context.store.path).\(result.endedSession ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
+        for slot in result.removed {
+            let info = SlotService.Info.of(slot)
+            let again = slot.kind == .tpm2 ? "; enroll it again with `lomme-vault enroll tpm2\(info.details.hasPrefix("PIN") ? " --pin" : "")`" : ""
+            Terminal.info("Removed slot \(info.id) (\(info.kind), \(info.details)): it could not take the new key without a question\(again).")
+        }
+        if !result.kept.isEmpty {
+            let slots = result.kept.map { "\($0.id) (\(SlotService.Info.of($0).kind))" }.joined(separator: ", ")
+            Terminal.info("The file key stays, so slot\(result.kept.count == 1 ? "" : "s") \(slots) keep\(result.kept.count == 1 ? "s" : "") working; after a suspected leak run `lomme-vault passwd --rotate`, which makes a new one and removes \(result.kept.count == 1 ? "it" : "them").")
+        }
     }
 }

@@ -22,3 +22,6 @@ package func readFile(_ path: String) -> [UInt8] {
 
 /// A file of the format's test vectors (fixtures/vault-v1/).
 package func fixture(_ name: String) -> [UInt8] { readFile(packageRoot + "/fixtures/vault-v1/" + name) }
+
+/// A file of the version 2 test vector (fixtures/vault-v2/).
+package func fixtureV2(_ name: String) -> [UInt8] { readFile(packageRoot + "/fixtures/vault-v2/" + name) }

@@ -27,7 +27,7 @@ struct AtRestTests {
         let (pw, v) = made(box)
         let pw2 = box.write("pw2", "new passphrase 5678\n")
         #expect(CLI.run(["unlock", "--passphrase-file", pw] + v).status == 0)
-        let oldSalt = try VaultFormat.parse(readFile(box.vault)).header.salt
+        let oldSalt = try VaultFormat.parse(readFile(box.vault)).salt
         // The attacker's copy of the unlocked key, taken with keyctl before passwd.
         let saved = box.path + "/old-key"
         let taken = CLI.run([Session.keyDescription(salt: oldSalt), saved], shell: #"keyctl pipe "$(keyctl search @u user "$1")" > "$2""#)
@@ -48,7 +48,7 @@ struct AtRestTests {
             // The old key put back into the keyring under the name this file's session would have.
             guard let sealed = try? VaultFormat.parse(readFile(file)) else { continue }
             #expect(throws: LommeError.self, "\(name) opens with the old key") { try VaultFormat.open(sealed, master: oldMaster) }
-            let description = Session.keyDescription(salt: sealed.header.salt)
+            let description = Session.keyDescription(salt: sealed.salt)
             let put = CLI.run([description, saved], shell: #"keyctl padd user "$1" @u < "$2" > /dev/null"#)
             #expect(put.status == 0, "\(put.stderr)")
             let withKey = CLI.run(["get", "clientId", "--no-prompt", "--vault", file])

@@ -218,11 +218,18 @@ struct HostileInputTests {
 
     static let minimum = KDFLimits(opslimit: 1, memlimit: 8192)
 
-    /// A vault sealed with `phrase` holding `plaintext` (any bytes).
+    /// A version 2 vault with no public keys and one passphrase slot for `phrase`, holding
+    /// `plaintext` (any bytes). Its layout (FORMAT.md): flags 9, salt 10..<26, nonce 26..<50,
+    /// public length 50..<52, public keys 52, key check 53..<85, slot count 85, the slot
+    /// record 86..<207 (kind 86, id 87, created, last used, length 104..<106, KDF id 106,
+    /// opslimit 107..<111, memlimit 111..<119, salt 119..<135, nonce 135..<159, wrapped
+    /// key 159..<207), the body from 207.
     static func sealed(_ plaintext: [UInt8], limits: KDFLimits = minimum) throws -> [UInt8] {
-        let header = VaultFormat.Header(limits: limits, salt: Sodium.randomBytes(KDF.saltLength), nonce: Sodium.randomBytes(VaultFormat.nonceLength))
-        let master = try KDF.derive(passphrase: SecureBytes(copying: Array(phrase.utf8)), salt: header.salt, limits: limits)
-        return VaultFormat.seal(SecureBytes(copying: plaintext), master: master, header: header)
+        let fileKey = SecureBytes.random(count: 32), salt = Sodium.randomBytes(16)
+        let parameters = PassphraseSlot(limits: limits, salt: Sodium.randomBytes(KDF.saltLength))
+        let slot = PassphraseSlot.make(fileKey, kek: try parameters.kek(SecureBytes(copying: Array(phrase.utf8))), slot: parameters,
+                                       id: 0, created: 1, vaultSalt: salt)
+        return VaultFormat.seal(SecureBytes(copying: plaintext), master: fileKey, layout: VaultLayout(salt: salt, publicKeys: VaultPublicKeys(), slots: [slot]))
     }
 
     static func patched(_ bytes: [UInt8], _ range: Range<Int>, _ value: [UInt8]) -> [UInt8] {
@@ -257,7 +264,7 @@ struct HostileInputTests {
 
         var files: [(String, [UInt8], Int32, String?)] = []
         // Through the binary: the lengths at every boundary of the layout, and a stride.
-        let lengths = Set([0, 1, 7, 8, 9, 10, 12, 16, 24, 40, 63, 64, 65, 95, 96, 97, 111, 112, 113, good.count - 17, good.count - 16, good.count - 1])
+        let lengths = Set([0, 1, 7, 8, 9, 10, 26, 50, 52, 53, 85, 86, 104, 106, 107, 206, 207, 208, 222, 223, good.count - 17, good.count - 16, good.count - 1])
             .union(Swift.stride(from: 0, to: good.count, by: 29))
         for length in lengths.sorted() {
             files.append(("cut to \(length) of \(good.count) bytes", Array(good[0..<length]), 5, "damaged"))
@@ -265,24 +272,35 @@ struct HostileInputTests {
         files += [
             ("wrong magic", Self.patched(good, 0..<8, Array("LOMMEVLX".utf8)), 5, "not a vault"),
             ("a PNG named vault", Array(readFile(packageRoot + "/fixtures/scan/clean.png")), 5, "not a vault"),
-            ("future version 2", Self.patched(good, 8..<9, [2]), 5, "newer lomme-vault"),
+            ("future version 3", Self.patched(good, 8..<9, [3]), 5, "newer lomme-vault"),
             ("future version 255", Self.patched(good, 8..<9, [255]), 5, "newer lomme-vault"),
             ("version 0", Self.patched(good, 8..<9, [0]), 5, nil),
-            ("unknown KDF id", Self.patched(good, 9..<10, [2]), 5, "KDF"),
-            ("unknown flags", Self.patched(good, 10..<12, [1, 0]), 5, "flags"),
-            ("opslimit 0", Self.patched(good, 12..<16, Self.le(UInt32(0))), 5, "outside"),
-            ("opslimit 11", Self.patched(good, 12..<16, Self.le(UInt32(11))), 5, "outside"),
-            ("opslimit 2^32-1", Self.patched(good, 12..<16, Self.le(UInt32.max)), 5, "outside"),
-            ("memlimit 0", Self.patched(good, 16..<24, Self.le(UInt64(0))), 5, "outside"),
-            ("memlimit 8191", Self.patched(good, 16..<24, Self.le(UInt64(8191))), 5, "outside"),
-            ("memlimit 1 GiB + 1", Self.patched(good, 16..<24, Self.le(UInt64(1 << 30) + 1)), 5, "outside"),
-            ("memlimit 2^64-1", Self.patched(good, 16..<24, Self.le(UInt64.max)), 5, "outside"),
+            ("version 1 with a version 2 layout", Self.patched(good, 8..<9, [1]), 5, nil),
+            ("unknown flags", Self.patched(good, 9..<10, [1]), 5, "flags"),
+            ("public length 65535", Self.patched(good, 50..<52, [0xFF, 0xFF]), 5, "damaged"),
+            ("unknown public key flags", Self.patched(good, 52..<53, [8]), 5, "public keys"),
+            ("no slots", Self.patched(good, 85..<86, [0]), 5, "key slots"),
+            ("nine slots", Self.patched(good, 85..<86, [9]), 5, "key slots"),
+            ("slot length past the end", Self.patched(good, 104..<106, [0xFF, 0xFF]), 5, "damaged"),
+            ("slot of an unknown kind", Self.patched(good, 86..<87, [9]), 5, "no passphrase slot"),
+            ("unknown KDF id", Self.patched(good, 106..<107, [2]), 5, "not understood"),
+            ("opslimit 0", Self.patched(good, 107..<111, Self.le(UInt32(0))), 5, "allows"),
+            ("opslimit 11", Self.patched(good, 107..<111, Self.le(UInt32(11))), 5, "allows"),
+            ("opslimit 2^32-1", Self.patched(good, 107..<111, Self.le(UInt32.max)), 5, "allows"),
+            ("memlimit 0", Self.patched(good, 111..<119, Self.le(UInt64(0))), 5, "allows"),
+            ("memlimit 8191", Self.patched(good, 111..<119, Self.le(UInt64(8191))), 5, "allows"),
+            ("memlimit 1 GiB + 1", Self.patched(good, 111..<119, Self.le(UInt64(1 << 30) + 1)), 5, "allows"),
+            ("memlimit 2^64-1", Self.patched(good, 111..<119, Self.le(UInt64.max)), 5, "allows"),
             ("larger than 1 MiB", good + [UInt8](repeating: 0, count: 1 << 20), 5, "1 MiB"),
-            ("salt changed", Self.patched(good, 24..<25, [good[24] ^ 1]), 4, "wrong passphrase"),
-            ("nonce changed", Self.patched(good, 40..<41, [good[40] ^ 1]), 4, "wrong passphrase"),
-            ("key check changed", Self.patched(good, 64..<65, [good[64] ^ 1]), 4, "wrong passphrase"),
-            ("limits changed within the caps", Self.patched(good, 12..<16, Self.le(UInt32(2))), 4, "wrong passphrase"),
-            ("body byte flipped", Self.patched(good, 100..<101, [good[100] ^ 0x80]), 5, "damaged"),
+            // What a slot's wrapped key authenticates: a change reads as a wrong passphrase.
+            ("vault salt changed", Self.patched(good, 10..<11, [good[10] ^ 1]), 4, "wrong passphrase"),
+            ("slot salt changed", Self.patched(good, 119..<120, [good[119] ^ 1]), 4, "wrong passphrase"),
+            ("limits changed within the caps", Self.patched(good, 107..<111, Self.le(UInt32(2))), 4, "wrong passphrase"),
+            ("wrapped key changed", Self.patched(good, 170..<171, [good[170] ^ 1]), 4, "wrong passphrase"),
+            // What the key check covers, once a slot gave the key: damaged.
+            ("nonce changed", Self.patched(good, 26..<27, [good[26] ^ 1]), 5, "header was changed"),
+            ("key check changed", Self.patched(good, 53..<54, [good[53] ^ 1]), 5, "header was changed"),
+            ("body byte flipped", Self.patched(good, 220..<221, [good[220] ^ 0x80]), 5, "damaged"),
             ("tag byte flipped", Self.patched(good, (good.count - 1)..<good.count, [good[good.count - 1] ^ 1]), 5, "damaged"),
             ("a byte appended", good + [0], 5, "damaged"),
             ("all zero", [UInt8](repeating: 0, count: good.count), 5, "damaged"),

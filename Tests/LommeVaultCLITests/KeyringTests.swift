@@ -17,7 +17,7 @@ struct KeyringTests {
 
     func description(_ box: CLI.Sandbox) throws -> String {
         let sealed = try VaultFormat.parse(readFile(box.vault))
-        return Session.keyDescription(salt: sealed.header.salt)
+        return Session.keyDescription(salt: sealed.salt)
     }
 
     @Test func unlockedKeyIsVisibleToOtherProcessesAndGoneAfterLock() throws {
@@ -50,7 +50,7 @@ struct KeyringTests {
         let payload = try #require(Keyring.read(id)).bytes
         #expect(!payload.contains(Array("keyring passphrase".utf8)))
         let sealed = try VaultFormat.parse(readFile(box.vault))
-        let master = try KDF.derive(passphrase: SecureBytes(copying: Array("keyring passphrase 42".utf8)), salt: sealed.header.salt, limits: sealed.header.limits)
+        let master = try VaultFormat.open(sealed, passphrase: SecureBytes(copying: Array("keyring passphrase 42".utf8))).master
         #expect(Array(payload[1..<33]) == master.bytes)
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite("Promises: keyring", .serialized)
 struct PromiseKeyringTests {
     func description(_ vault: PromiseVault) throws -> String {
-        Session.keyDescription(salt: try VaultFormat.parse(vault.bytes).header.salt)
+        Session.keyDescription(salt: try VaultFormat.parse(vault.bytes).salt)
     }
 
     /// Seconds left on a key as /proc/keys shows it (reading it does not use the key).
@@ -98,7 +98,7 @@ struct PromiseKeyringTests {
     @Test func aStaleCachedTokenIsNeverServed() throws {
         let vault = PromiseVault()
         let url = "http://127.0.0.1:1/token"
-        let name = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(vault.bytes).header.salt), url: url)
+        let name = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(vault.bytes).salt), url: url)
         let now = TokenCache.nowMilliseconds()
         let current = TokenCache.fingerprint(vault.bytes)
         func plant(_ token: String, cacheUntil: UInt64, fingerprint: [UInt8]) throws {

@@ -29,10 +29,9 @@ struct PromiseVault {
         _ = FileManager.default.createFile(atPath: box.vault, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
     }
 
-    /// The master key, derived by the library from the passphrase and the file's header.
+    /// The vault key (the file key), unwrapped by the library with the passphrase.
     func master() throws -> SecureBytes {
-        let sealed = try VaultFormat.parse(bytes)
-        return try KDF.derive(passphrase: SecureBytes(copying: Array(Self.passphrase.utf8)), salt: sealed.header.salt, limits: sealed.header.limits)
+        try VaultFormat.open(VaultFormat.parse(bytes), passphrase: SecureBytes(copying: Array(Self.passphrase.utf8))).master
     }
 }
 

@@ -6,7 +6,12 @@ import Testing
 /// SPEC "The vault file", asserted on the file's bytes and modes (issue 16).
 @Suite("Promises: the vault file")
 struct PromiseVaultFileTests {
-    static let salt = 24..<40, nonce = 40..<64
+    /// Version 2 offsets (FORMAT.md): the vault salt and the body nonce are fixed; the key
+    /// check and the first slot come after the public keys, whose length is in the header.
+    static let salt = 10..<26, nonce = 26..<50
+    static func checkedEnd(_ bytes: [UInt8]) -> Int { 52 + Int(bytes[50]) + Int(bytes[51]) << 8 }
+    /// The first slot's parameters (a passphrase slot: KDF id, opslimit, memlimit, salt).
+    static func firstSlotParameters(_ bytes: [UInt8]) -> Int { checkedEnd(bytes) + 32 + 1 + 20 }
 
     @Test func everyWriteHasAFreshNonceAndPasswdAFreshSalt() throws {
         let vault = PromiseVault()
@@ -20,6 +25,8 @@ struct PromiseVaultFileTests {
         let third = vault.bytes
         #expect(third[Self.salt] != second[Self.salt], "passwd kept the salt")
         #expect(third[Self.nonce] != second[Self.nonce], "passwd kept the nonce")
+        let slotSalt = { (bytes: [UInt8]) in bytes[(Self.firstSlotParameters(bytes) + 13)..<(Self.firstSlotParameters(bytes) + 29)] }
+        #expect(slotSalt(third) != slotSalt(second), "passwd kept the passphrase slot's salt")
     }
 
     /// An independent reader (PyNaCl, from FORMAT.md) opens the file: Argon2id13, the
@@ -36,31 +43,32 @@ struct PromiseVaultFileTests {
 
     /// Forged headers are refused as damaged (exit 5) from the header alone: no KDF runs,
     /// so a forged header cannot make the tool spend time or memory.
+    /// (Offsets in the passphrase slot's parameters; -1 is the header's flags byte.)
     @Test(arguments: [
-        (9, [UInt8(2)], "unknown KDF id"),
-        (10, [1], "unknown header flags"),
-        (11, [1], "unknown header flags"),
-        (12, [11, 0, 0, 0], "outside what lomme-vault allows"),                      // 11 passes
-        (16, [0, 4, 0, 64, 0, 0, 0, 0], "outside what lomme-vault allows"),          // 1 GiB + 1 KiB
-        (16, [0, 16, 0, 0, 0, 0, 0, 0], "outside what lomme-vault allows"),          // 4 KiB
+        (0, [UInt8(2)], "not understood"),                                           // KDF id
+        (-1, [1], "unknown header flags"),
+        (1, [11, 0, 0, 0], "outside what lomme-vault allows"),                       // 11 passes
+        (5, [0, 4, 0, 64, 0, 0, 0, 0], "outside what lomme-vault allows"),           // 1 GiB + 1 KiB
+        (5, [0, 16, 0, 0, 0, 0, 0, 0], "outside what lomme-vault allows"),           // 4 KiB
     ] as [(Int, [UInt8], String)])
-    func forgedHeadersAreDamagedBeforeAnyKDF(_ offset: Int, _ value: [UInt8], _ words: String) {
+    func forgedHeadersAreDamagedBeforeAnyKDF(_ field: Int, _ value: [UInt8], _ words: String) {
         let vault = PromiseVault()
         var bytes = vault.bytes
+        let offset = field < 0 ? 9 : Self.firstSlotParameters(bytes) + field
         bytes.replaceSubrange(offset..<offset + value.count, with: value)
         vault.replace(with: bytes)
         expectRefusal(vault.run(["get", "clientId"]), 5, words)
     }
 
-    /// The key check is compared whole: a check value wrong in its last byte is a wrong
-    /// passphrase (exit 4), never a damaged body.
-    @Test(arguments: [64, 95])
+    /// The key check is compared whole: a check value wrong in its first or last byte is a
+    /// changed header (exit 5: the passphrase slot gave an authenticated key), and says so.
+    @Test(arguments: [0, 31])
     func theKeyCheckIsComparedWhole(_ index: Int) {
         let vault = PromiseVault()
         var bytes = vault.bytes
-        bytes[index] ^= 0x01
+        bytes[Self.checkedEnd(bytes) + index] ^= 0x01
         vault.replace(with: bytes)
-        expectRefusal(vault.run(["get", "clientId"]), 4, "wrong passphrase")
+        expectRefusal(vault.run(["get", "clientId"]), 5, "header was changed")
     }
 
     @Test func aWrongPassphraseIsExitFourAndABadBodyExitFive() {

@@ -14,7 +14,7 @@ struct SessionScopeTests {
 
     func session(_ box: CLI.Sandbox) throws -> (id: Keyring.KeyID, payload: Session.Payload) {
         let sealed = try VaultFormat.parse(readFile(box.vault))
-        let id = try #require(try Keyring().find(Session.keyDescription(salt: sealed.header.salt)))
+        let id = try #require(try Keyring().find(Session.keyDescription(salt: sealed.salt)))
         return (id, try #require(Keyring.read(id).flatMap { Session.Payload($0) }))
     }
 
@@ -29,7 +29,7 @@ struct SessionScopeTests {
         var (_, payload) = try session(box)
         let near = UInt64(time(nil)) + 120
         payload.deadline = near
-        _ = try Keyring().add(Session.keyDescription(salt: sealed.header.salt), payload: payload.encoded(), timeout: 120)
+        _ = try Keyring().add(Session.keyDescription(salt: sealed.salt), payload: payload.encoded(), timeout: 120)
 
         let again = CLI.run(["unlock", "--no-prompt", "--timeout", "12h"] + v)
         #expect(again.status == 0, "\(again.stderr)")

@@ -12,7 +12,7 @@ struct TokenSessionTests {
     func cached(_ box: TokenFixture.Box) throws -> (entry: TokenCache.Entry, keptFor: UInt64)? {
         let bytes = readFile(box.vault)
         let sealed = try VaultFormat.parse(bytes)
-        let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.header.salt), url: nil)
+        let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.salt), url: nil)
         guard let id = try Keyring().find(description), let payload = Keyring.read(id, limit: 34 + 255 + AccessToken.maximumLength),
               let entry = TokenCache.decode(payload, fingerprint: TokenCache.fingerprint(bytes)) else { return nil }
         let now = TokenCache.nowMilliseconds()
@@ -57,7 +57,7 @@ struct TokenSessionTests {
 
         // The session as it is 11 h 59 min after the passphrase was typed.
         let sealed = try VaultFormat.parse(readFile(box.vault))
-        let description = Session.keyDescription(salt: sealed.header.salt)
+        let description = Session.keyDescription(salt: sealed.salt)
         var session = try #require(try Keyring().find(description).flatMap { Keyring.read($0) }.flatMap { Session.Payload($0) })
         session.deadline = UInt64(time(nil)) + 60
         _ = try Keyring().add(description, payload: session.encoded(), timeout: 60)

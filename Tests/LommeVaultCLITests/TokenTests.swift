@@ -203,7 +203,7 @@ struct TokenEndToEndTests {
         #expect(try servers.short.stats().tokenRequests == start + 1, "a call within the lifetime made a request")
         // Just past the cache deadline (1.8 s after the request) and well before the kernel
         // timeout (a whole second later at least): the payload's deadline must decide.
-        let cached = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(readFile(box.vault)).header.salt), url: nil)
+        let cached = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(readFile(box.vault)).salt), url: nil)
         let id = try #require(try Keyring().find(cached))
         let payload = try #require(Keyring.read(id, limit: 4096))
         let entry = try #require(TokenCache.decode(payload, fingerprint: TokenCache.fingerprint(readFile(box.vault))))
@@ -392,7 +392,7 @@ enum TokenFixture {
         deinit {
             _ = run(["lock"])
             if let sealed = try? VaultFormat.parse(readFile(vault)) {
-                TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt), keyring: Keyring())
+                TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.salt), keyring: Keyring())
             }
             try? FileManager.default.removeItem(atPath: directory)
         }

@@ -38,7 +38,7 @@ struct UnlockServiceTests {
         #expect(!unlocked.keptLiveSession)
         let sealed = try VaultFormat.parse(try context.store.read())
         #expect(Session.fromKeyring(context, sealed) != nil, "unlock keeps the key in the keyring")
-        let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.header.salt), url: nil)
+        let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.salt), url: nil)
         let token = AccessToken(accessToken: "tok", tokenType: "Bearer", expiresIn: 600)
         _ = try TokenCache.store(description, fingerprint: TokenCache.fingerprint(sealed.bytes), token: token,
                                  requested: TokenCache.nowMilliseconds(), keyring: context.keyring)

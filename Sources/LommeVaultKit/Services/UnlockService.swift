@@ -26,13 +26,20 @@ package struct UnlockService {
         let sealed = try VaultFormat.parse(try context.store.read())
         let master: SecureBytes
         var liveDeadline: UInt64? = nil
+        var slot: UInt8? = nil
         if options.source == .terminal, let (key, state) = Session.fromKeyring(context, sealed) {
             master = key
             liveDeadline = state.deadline
         } else {
-            master = try Session.deriveWithPassphrase(context, sealed, options)
+            (master, slot) = try Session.passphraseKey(context, sealed, options)
             _ = try VaultFormat.open(sealed, master: master)  // a damaged body is exit 5 now, not later
         }
+        return try keep(sealed, master: master, slot: slot, idle: idle, liveDeadline: liveDeadline)
+    }
+
+    /// Puts `master` in the keyring and notes when `slot` was last used.
+    func keep(_ sealed: VaultFormat.Sealed, master: SecureBytes, slot: UInt8?, idle: UInt32, liveDeadline: UInt64?) throws(LommeError) -> Unlocked {
+        if let slot { SlotUse.note(context.store, slot: slot, key: master) }
         do {
             let deadline = try Session.store(context.keyring, sealed, master: master, idle: idle, deadline: liveDeadline)
             return Unlocked(deadline: deadline, keptLiveSession: liveDeadline != nil)
@@ -54,7 +61,7 @@ package struct UnlockService {
         guard store.exists else {
             throw LommeError(.notFound, "no vault at \(store.path), so no session to find by it; `lomme-vault lock --all` forgets every session and token of this user")
         }
-        let salt = try VaultFormat.parse(try store.read()).header.salt
+        let salt = try VaultFormat.parse(try store.read()).salt
         let removed: Bool
         do {
             removed = try Session.lock(context.keyring, salt: salt)
@@ -76,8 +83,9 @@ package struct UnlockService {
         }
     }
 
-    /// Re-seals under a new passphrase; true when an unlocked session was ended.
-    package func changePassphrase(old: UnlockOptions, new: PassphraseSource) throws(LommeError) -> Bool {
-        try VaultActions.changePassphrase(context, old: old, new: new)
+    /// A new passphrase, and a new file key when no slot is lost by it or `forceRotation`
+    /// says so (`passwd --rotate`): PassphraseChange.
+    package func changePassphrase(old: UnlockOptions, new: PassphraseSource, forceRotation: Bool = false) throws(LommeError) -> PassphraseChange.Result {
+        try PassphraseChange.run(context, old: old, new: new, forceRotation: forceRotation, opener: TPMSlotService(context).opener)
     }
 }

@@ -35,7 +35,7 @@ package enum TokenService {
     package static func obtain(_ context: VaultContext, _ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
                               timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
         let fingerprint = TokenCache.fingerprint(opened.sealed.bytes)
-        let vaultID = Session.vaultID(salt: opened.sealed.header.salt)
+        let vaultID = Session.vaultID(salt: opened.sealed.salt)
         let description = TokenCache.description(vaultID: vaultID, url: explicitURL?.text)
         var cacheUsable = true
         do {

@@ -13,7 +13,7 @@ package enum PassphraseSource: Sendable, Equatable {
 
     /// The first line of the fd or file (without its line end). Read one byte at a
     /// time straight into locked memory, so nothing past the line is consumed.
-    package func readFirstLine() throws(LommeError) -> SecureBytes {
+    package func readFirstLine(noun: String = "passphrase") throws(LommeError) -> SecureBytes {
         let descriptor: Int32
         let label: String
         switch self {
@@ -26,7 +26,7 @@ package enum PassphraseSource: Sendable, Equatable {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             label = path
             guard descriptor >= 0 else {
-                throw LommeError.failure("cannot read the passphrase file \(path): \(String(cString: strerror(errno)))")
+                throw LommeError.failure("cannot read the \(noun) file \(path): \(String(cString: strerror(errno)))")
             }
         }
         defer { if case .file = self { close(descriptor) } }
@@ -45,13 +45,13 @@ package enum PassphraseSource: Sendable, Equatable {
             return nil
         }
         if let failure {
-            throw LommeError.failure("cannot read the passphrase from \(label): \(String(cString: strerror(failure)))")
+            throw LommeError.failure("cannot read the \(noun) from \(label): \(String(cString: strerror(failure)))")
         }
         guard length <= PassphraseSource.maximumLength else {
-            throw LommeError.failure("the passphrase from \(label) is longer than \(PassphraseSource.maximumLength) bytes")
+            throw LommeError.failure("the \(noun) from \(label) is longer than \(PassphraseSource.maximumLength) bytes")
         }
         if length > 0, buffer.withUnsafeBytes({ $0[length - 1] }) == 0x0D { length -= 1 }
-        guard length > 0 else { throw LommeError.failure("the passphrase from \(label) is empty") }
+        guard length > 0 else { throw LommeError.failure("the \(noun) from \(label) is empty") }
         return buffer.slice(0..<length)
     }
 }

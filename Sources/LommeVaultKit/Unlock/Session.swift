@@ -22,8 +22,11 @@ package struct OpenedVault: Sendable {
     package var contents: VaultContents
     /// True when the key came from an unlocked session.
     package let fromKeyring: Bool
-    /// That session's hard deadline (Unix seconds); nil when a passphrase opened the vault.
+    /// That session's hard deadline and idle timeout; nil when a slot opened the vault.
     package var sessionDeadline: UInt64? = nil
+    package var sessionIdle: UInt32? = nil
+    /// The key slot that opened it (v2, not from the keyring).
+    package var slot: UInt8? = nil
 }
 
 /// "Get me the vault key": the unlocked session in the kernel keyring first, else a
@@ -102,7 +105,7 @@ package enum Session {
     /// min(idle, deadline − now). A key past its deadline or not matching the vault
     /// is removed.
     package static func fromKeyring(_ context: VaultContext, _ sealed: VaultFormat.Sealed, refresh: Bool = true) -> (master: SecureBytes, state: State)? {
-        let description = keyDescription(salt: sealed.header.salt)
+        let description = keyDescription(salt: sealed.salt)
         let id: Keyring.KeyID
         do {
             guard let found = try context.keyring.find(description) else { return nil }
@@ -130,17 +133,25 @@ package enum Session {
         if useKeyring, let (master, state) = fromKeyring(context, sealed) {
             let plaintext = try VaultFormat.open(sealed, master: master)
             return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
-                               fromKeyring: true, sessionDeadline: state.deadline)
+                               fromKeyring: true, sessionDeadline: state.deadline, sessionIdle: state.idle)
         }
-        let master = try deriveWithPassphrase(context, sealed, options)
+        let (master, slot) = try passphraseKey(context, sealed, options)
         let plaintext = try VaultFormat.open(sealed, master: master)
-        return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext), fromKeyring: false)
+        return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
+                           fromKeyring: false, slot: slot)
+    }
+
+    /// `passphraseKey`'s vault key alone.
+    package static func deriveWithPassphrase(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ options: UnlockOptions,
+                                             prompt: String? = nil) throws(LommeError) -> SecureBytes {
+        try passphraseKey(context, sealed, options, prompt: prompt).key
     }
 
     /// Asks for the passphrase (three tries when it is asked, one from an fd or file) and
-    /// returns the master key once the key check matches.
-    package static func deriveWithPassphrase(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ options: UnlockOptions,
-                                             prompt: String? = nil) throws(LommeError) -> SecureBytes {
+    /// returns the vault key once a passphrase slot (v2) or the key check (v1) accepts it,
+    /// with the slot that did.
+    package static func passphraseKey(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ options: UnlockOptions,
+                                      prompt: String? = nil) throws(LommeError) -> (key: SecureBytes, slot: UInt8?) {
         let store = context.store
         let interaction = context.interaction
         if options.source == .terminal {
@@ -151,18 +162,13 @@ package enum Session {
         let tries = options.source == .terminal ? 3 : 1
         for attempt in 1...tries {
             let phrase = try Passphrase.existing(options.source, prompt: prompt ?? "Passphrase for \(store.path): ", interaction)
-            let master = try derive(phrase, sealed.header, interaction)
-            if VaultFormat.matches(sealed, master: master) { return master }
+            let opened = try interaction.progress("unlocking…") { () throws(LommeError) in
+                try VaultFormat.key(sealed, passphrase: phrase)
+            }
+            if let opened { return opened }
             if attempt < tries { interaction.notice("Wrong passphrase; try again.") }
         }
         throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path)\(tries > 1 ? " (\(tries) tries)" : ""); try again")
-    }
-
-    /// Runs the KDF while the interaction shows "unlocking…".
-    package static func derive(_ phrase: SecureBytes, _ header: VaultFormat.Header, _ interaction: any Interaction) throws(LommeError) -> SecureBytes {
-        try interaction.progress("unlocking…") { () throws(LommeError) in
-            try KDF.derive(passphrase: phrase, salt: header.salt, limits: header.limits)
-        }
     }
 
     /// Keeps `master` in the keyring for `idle` seconds of non-use, until `deadline` at the
@@ -177,7 +183,7 @@ package enum Session {
         let deadline = min(existing ?? UInt64.max, current + UInt64(hardLimit))
         guard deadline > current else { throw Keyring.Unavailable(reason: "the session has just ended") }
         let payload = Payload(master: master, deadline: deadline, idle: idle).encoded()
-        _ = try keyring.add(keyDescription(salt: sealed.header.salt), payload: payload,
+        _ = try keyring.add(keyDescription(salt: sealed.salt), payload: payload,
                             timeout: UInt32(min(UInt64(idle), deadline - current)))
         return deadline
     }

@@ -14,11 +14,6 @@ package enum VaultActions {
         return try KDF.limitsForNewVault(environment: setting)
     }
 
-    /// A fresh header (new salt and nonce) for `limits`.
-    static func newHeader(_ limits: KDFLimits) -> VaultFormat.Header {
-        VaultFormat.Header(limits: limits, salt: Sodium.randomBytes(KDF.saltLength), nonce: Sodium.randomBytes(VaultFormat.nonceLength))
-    }
-
     /// Creates a vault holding `contents`, sealed under a new passphrase. Refuses to
     /// replace an existing vault. Returns the limits used and how long one derivation took.
     @discardableResult
@@ -28,68 +23,60 @@ package enum VaultActions {
             throw LommeError.failure("a vault already exists at \(store.path); use `lomme-vault passwd` to change its passphrase, or move it away first")
         }
         let phrase = try Passphrase.new(source, context.interaction)
-        let limits = try newLimits(context)
-        let header = newHeader(limits)
+        let slot = VaultSealing.newPassphraseSlot(try newLimits(context))
         let start = KDF.monotonicSeconds()
-        let master = try Session.derive(phrase, header, context.interaction)
+        let kek = try derive(phrase, slot, context.interaction)
         let seconds = KDF.monotonicSeconds() - start
-        let bytes = VaultFormat.seal(contents.plaintext(), master: master, header: header)
+        let fileKey = SecureBytes.random(count: KDF.keyLength)
+        let layout = try VaultSealing.newLayout(fileKey: fileKey, kek: kek, slot: slot, contents: contents)
+        let bytes = VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout)
         try store.withWriteLock { () throws(LommeError) in
             if store.exists {
                 throw LommeError.failure("a vault appeared at \(store.path) meanwhile; nothing was written")
             }
             try store.write(bytes)
         }
-        return (limits, seconds)
+        return (slot.limits, seconds)
     }
 
-    /// Re-seals `opened` after `change`, under the write lock: same key and salt,
-    /// fresh nonce. If the file changed since it was opened, the change is applied to
+    /// Runs Argon2id for a passphrase slot while the interaction shows "deriving the key…".
+    static func derive(_ phrase: SecureBytes, _ slot: PassphraseSlot, _ interaction: any Interaction) throws(LommeError) -> SecureBytes {
+        try interaction.progress("deriving the key…") { () throws(LommeError) in try slot.kek(phrase) }
+    }
+
+    /// The current file and its contents, under the write lock, for a change made with the
+    /// vault key `key`: if the file changed since `opened` was read, the change applies to
     /// the current contents instead.
-    package static func update(_ opened: OpenedVault, _ change: (inout VaultContents) throws(LommeError) -> Void) throws(LommeError) {
+    static func current(_ opened: OpenedVault) throws(LommeError) -> (sealed: VaultFormat.Sealed, contents: VaultContents) {
+        let current = try VaultFormat.parse(try opened.store.read())
+        if current.bytes == opened.sealed.bytes { return (current, opened.contents) }
+        guard VaultFormat.matches(current, master: opened.master) else {
+            throw LommeError.failure("the vault's key was changed (`lomme-vault passwd --rotate`) while this command ran; nothing was written, run it again")
+        }
+        return (current, try VaultContents(plaintext: VaultFormat.open(current, master: opened.master)))
+    }
+
+    /// Re-seals `opened` after `change`, under the write lock: same key and slots, fresh
+    /// nonce (a version 1 file becomes version 2 here). Returns the vault key it is sealed
+    /// under now.
+    @discardableResult
+    package static func update(_ opened: OpenedVault, _ change: (inout VaultContents) throws(LommeError) -> Void) throws(LommeError) -> SecureBytes {
         let store = opened.store
-        try store.withWriteLock { () throws(LommeError) in
-            let current = try VaultFormat.parse(try store.read())
-            var contents: VaultContents
-            if current.bytes == opened.sealed.bytes {
-                contents = opened.contents
-            } else {
-                guard VaultFormat.matches(current, master: opened.master) else {
-                    throw LommeError.failure("the vault's passphrase was changed while this command ran; nothing was written, run it again")
-                }
-                contents = try VaultContents(plaintext: VaultFormat.open(current, master: opened.master))
-            }
+        return try store.withWriteLock { () throws(LommeError) -> SecureBytes in
+            var (current, contents) = try current(opened)
             try change(&contents)
-            var header = current.header
-            header.nonce = Sodium.randomBytes(VaultFormat.nonceLength)
-            try store.write(VaultFormat.seal(contents.plaintext(), master: opened.master, header: header))
+            let (bytes, key) = try VaultSealing.reseal(current, key: opened.master, contents: contents)
+            try store.write(bytes)
+            if current.version == VaultFormat.version1 { keepSession(opened, bytes: bytes, key: key) }
+            return key
         }
     }
 
-    /// Re-seals the vault under a new passphrase: new salt, limits from
-    /// `LOMME_VAULT_KDF`, new nonce. The `.bak` becomes the new vault too, so no file
-    /// under the old passphrase (or the old key) stays; the old unlocked session and its
-    /// cached tokens are removed. Returns true when a session was removed.
-    package static func changePassphrase(_ context: VaultContext, old: UnlockOptions, new: PassphraseSource) throws(LommeError) -> Bool {
-        let store = context.store
-        let sealed = try VaultFormat.parse(try store.read())
-        let oldMaster = try Session.deriveWithPassphrase(context, sealed, old, prompt: "Current passphrase for \(store.path): ")
-        if new == .terminal && old.noPrompt {
-            throw LommeError(.locked, "--no-prompt: give the new passphrase with --new-passphrase-fd or --new-passphrase-file")
-        }
-        let phrase = try Passphrase.new(new, context.interaction)
-        let limits = try newLimits(context)
-        let header = newHeader(limits)
-        let newMaster = try Session.derive(phrase, header, context.interaction)
-        try store.withWriteLock { () throws(LommeError) in
-            let current = try VaultFormat.parse(try store.read())
-            guard VaultFormat.matches(current, master: oldMaster) else {
-                throw LommeError.failure("the vault changed while this command ran; nothing was written, run it again")
-            }
-            let plaintext = try VaultFormat.open(current, master: oldMaster)
-            try store.write(VaultFormat.seal(plaintext, master: newMaster, header: header), backup: .same)
-        }
-        TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.header.salt), keyring: context.keyring)
-        return (try? Session.lock(context.keyring, salt: sealed.header.salt)) ?? false
+    /// After a version 1 file was upgraded, the unlocked session (which held the v1 master
+    /// key) holds the new file key, with the same deadline and idle timeout.
+    static func keepSession(_ opened: OpenedVault, bytes: [UInt8], key: SecureBytes) {
+        guard opened.fromKeyring, let deadline = opened.sessionDeadline, let idle = opened.sessionIdle,
+              let sealed = try? VaultFormat.parse(bytes) else { return }
+        _ = try? Session.store(Keyring(), sealed, master: key, idle: idle, deadline: deadline)
     }
 }

@@ -21,15 +21,25 @@ package struct VaultStatus: Sendable {
     package var pinnedIssuer: String?
     /// Where the stored config came from (nil: not recorded, or no config).
     package var source: ConfigSource?
+    /// The key slots (a version 1 file: its one passphrase).
+    package var slots: [SlotService.Info] = []
 
     package static func read(_ context: VaultContext) throws(LommeError) -> VaultStatus {
         let store = context.store
         var status = VaultStatus(path: store.path, exists: store.exists)
         guard status.exists else { return status }
         let sealed = try VaultFormat.parse(try store.read())
-        status.limits = sealed.header.limits
+        status.limits = sealed.v1Limits ?? sealed.slots.lazy.compactMap { PassphraseSlot(parameters: $0.parameters) }.first?.limits
+        status.slots = sealed.version == VaultFormat.version1 ? [] : sealed.slots.map(SlotService.Info.of)
+        if let keys = sealed.publicKeys {
+            // Public, in the header: shown while locked; the key check covers them, so a
+            // swapped key makes the next open fail (exit 5).
+            status.receivingKey = keys.receiving.map(Fingerprint.of)
+            status.signingKey = keys.issuer.map(Fingerprint.of)
+            status.pinnedIssuer = keys.pinnedIssuer.map(Fingerprint.of)
+        }
         do {
-            _ = try context.keyring.find(Session.keyDescription(salt: sealed.header.salt))
+            _ = try context.keyring.find(Session.keyDescription(salt: sealed.salt))
         } catch {
             status.keyringProblem = error.reason
         }
@@ -82,6 +92,9 @@ package struct VaultStatus: Sendable {
         } else {
             out.append("device:   (unlock to see the device key fingerprints)")
         }
+        if !slots.isEmpty {
+            out.append("slots:    " + slots.map { "\($0.id) \($0.kind) (\($0.details))" }.joined(separator: "; ") + " (`lomme-vault slots`)")
+        }
         return out
     }
 
@@ -108,6 +121,7 @@ package struct VaultStatus: Sendable {
         if let signingKey { members.append(JSON.Member("signingKey", .string(signingKey))) }
         if let pinnedIssuer { members.append(JSON.Member("pinnedIssuer", .string(pinnedIssuer))) }
         members.append(JSON.Member("deviceKey", .null))
+        if !slots.isEmpty { members.append(JSON.Member("slots", .array(slots.map(\.json)))) }
         return .object(members)
     }
 }

@@ -1,0 +1,104 @@
+import LommeCore
+
+/// The vault's key slots: listing them (no key needed: they are in the header) and
+/// removing one (`unenroll`, which proves the vault key first).
+package struct SlotService {
+    package let context: VaultContext
+
+    package init(_ context: VaultContext) {
+        self.context = context
+    }
+
+    /// One slot as `slots` shows it.
+    package struct Info: Sendable, Equatable {
+        package var id: UInt8
+        package var kind: String
+        package var created: UInt64?
+        package var lastUsed: UInt64?
+        /// Passphrase: the KDF and its limits; tpm2: PIN or not, the PCRs.
+        package var details: String
+        package var readable: Bool
+    }
+
+    /// The slots of the vault, or for a version 1 file its one passphrase (in the header).
+    package func list() throws(LommeError) -> (version: UInt8, slots: [Info]) {
+        let sealed = try VaultFormat.parse(try context.store.read())
+        if sealed.version == VaultFormat.version1 {
+            return (sealed.version, [Info(id: 0, kind: "passphrase", created: nil, lastUsed: nil,
+                                          details: "\(sealed.v1Limits!) (format version 1; becomes a slot at the next write)", readable: true)])
+        }
+        return (sealed.version, sealed.slots.map(Info.of))
+    }
+
+    /// Which slot `unenroll` means: its id, or a kind that exactly one slot has.
+    static func resolve(_ text: String, in slots: [VaultSlot]) throws(LommeError) -> VaultSlot {
+        if let id = UInt8(text) {
+            guard let slot = slots.first(where: { $0.id == id }) else {
+                throw LommeError(.notFound, "this vault has no slot \(id); `lomme-vault slots` lists them")
+            }
+            return slot
+        }
+        let matching = slots.filter { $0.kind?.name == text }
+        switch matching.count {
+        case 1: return matching[0]
+        case 0: throw LommeError(.notFound, "this vault has no \(text) slot; `lomme-vault slots` lists them")
+        default: throw LommeError.usage("this vault has \(matching.count) \(text) slots; name one by its number (`lomme-vault slots` lists them)")
+        }
+    }
+
+    /// Removes a slot, after the vault key is proven (session or passphrase). Never the
+    /// last passphrase slot: it is the way back when a TPM is gone.
+    package func unenroll(_ text: String, _ options: UnlockOptions) throws(LommeError) -> Info {
+        let opened = try Session.open(context, options)
+        let store = context.store
+        return try store.withWriteLock { () throws(LommeError) -> Info in
+            let (current, _) = try VaultActions.current(opened)
+            guard current.version == VaultFormat.version2 else {
+                throw LommeError.failure("this vault (format version 1) has only its passphrase, which stays; nothing was removed")
+            }
+            let slot = try Self.resolve(text, in: current.slots)
+            let remaining = current.slots.filter { $0.id != slot.id }
+            guard remaining.contains(where: { $0.kind == .passphrase }) else {
+                throw LommeError.failure("slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
+            }
+            try store.write(VaultFormat.replacingSlots(current, with: remaining))
+            return Info.of(slot)
+        }
+    }
+}
+
+extension SlotService.Info {
+    package static func of(_ slot: VaultSlot) -> SlotService.Info {
+        var info = SlotService.Info(id: slot.id, kind: slot.kind?.name ?? "unknown kind \(slot.kindByte)", created: slot.created,
+                        lastUsed: slot.lastUsed == 0 ? nil : slot.lastUsed, details: "", readable: true)
+        switch slot.kind {
+        case .passphrase:
+            if let parameters = PassphraseSlot(parameters: slot.parameters) {
+                info.details = parameters.limits.description
+            } else {
+                info.details = "damaged"
+                info.readable = false
+            }
+        case .tpm2:
+            if let parameters = TPM2Slot(parameters: slot.parameters) {
+                info.details = (parameters.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe(parameters.pcrs)
+            } else {
+                info.details = "damaged"
+                info.readable = false
+            }
+        case nil:
+            info.details = "made by a newer lomme-vault; kept as it is"
+            info.readable = false
+        }
+        return info
+    }
+
+    /// As `slots --json` and `status --json` give it.
+    package var json: JSON {
+        var members = [JSON.Member("id", .number(String(id))), JSON.Member("kind", .string(kind)), JSON.Member("details", .string(details))]
+        members.append(JSON.Member("created", created.map { .string(VaultContents.timestamp(Int(clamping: $0))) } ?? .null))
+        members.append(JSON.Member("lastUsed", lastUsed.map { .string(VaultContents.timestamp(Int(clamping: $0))) } ?? .null))
+        if !readable { members.append(JSON.Member("readable", .bool(false))) }
+        return .object(members)
+    }
+}
