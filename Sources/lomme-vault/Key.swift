@@ -7,9 +7,10 @@ struct Key: ParsableCommand {
         abstract: "Print this device's public receiving key as text and QR (for the parent's `issue --to`).",
         discussion: """
             The key (`lvk1…`, checksummed so a typo is caught) is public: a sealed code issued to it \
-            can be opened only with the matching secret key, which stays in this vault. The vault is \
-            opened to read it (an unlocked session or the passphrase). A vault made before device keys \
-            existed gets its keys now.
+            can be opened only with the matching secret key, which stays in this vault. The public key \
+            is read from the vault's header, so a locked vault shows it too (the next unlock checks that \
+            it was not swapped). A vault made before device keys existed is opened (an unlocked session \
+            or the passphrase) and gets its keys now.
             """
     )
 
@@ -28,7 +29,11 @@ struct Key: ParsableCommand {
     }
 
     func run() throws {
-        let (identity, made) = try Provisioning.deviceIdentity(Session.open(try vault.prepare(), vault.unlockOptions))
+        let context = try vault.prepare()
+        if let key = try Provisioning.publicReceivingKey(context) {
+            return try DeviceKeyOutput.show(key, output: output, textOnly: text)
+        }
+        let (identity, made) = try Provisioning.deviceIdentity(Session.open(context, vault.unlockOptions))
         if made { Terminal.info("Made this device's keys and stored them in the vault.") }
         try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text)
     }
