@@ -10,7 +10,7 @@ import PackageDescription
 // are compiled with testing enabled).
 
 let images = ["png", "jpeg", "webp", "pnm", "heic"]
-let core = ["payload", "vault", "sealed", "base45", "bech32"]
+let core = ["payload", "vault", "slots", "sealed", "base45", "bech32"]
 
 func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .executableTarget(name: "fuzz-" + name, dependencies: dependencies, path: "targets", sources: [name + ".swift"])

@@ -8,7 +8,7 @@ let master = SecureBytes(copying: [UInt8](repeating: 0x42, count: 32))
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
     if let sealed = try? VaultFormat.parse(bytes) {
-        precondition(sealed.header.limits.isWithinCaps)
+        precondition(sealed.v1Limits?.isWithinCaps ?? true)
         _ = try? VaultFormat.open(sealed, master: master)
     }
     // The same bytes as a decrypted body: what a vault sealed by a buggy or newer
