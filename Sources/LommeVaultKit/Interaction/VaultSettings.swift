@@ -9,22 +9,26 @@ package struct VaultSettings: Sendable {
     package var kdf: String?
     /// Off with `LOMME_VAULT_KEYRING=off`: as if the kernel refused the keyring.
     package var keyring: Keyring
+    /// `LOMME_VAULT_TPM`: the TCTI string of the TPM (nil: `device:/dev/tpmrm0`).
+    package var tpm: String?
 
-    package init(store: VaultStore, kdf: String? = nil, keyring: Keyring = Keyring()) {
+    package init(store: VaultStore, kdf: String? = nil, keyring: Keyring = Keyring(), tpm: String? = nil) {
         self.store = store
         self.kdf = kdf
         self.keyring = keyring
+        self.tpm = tpm
     }
 
     /// The settings `option` (`--vault`) and `environment` (the variables' values) say.
     package init(option: String?, environment: [String: String]) throws(LommeError) {
         self.init(store: try VaultStore.resolve(option: option, environment: environment),
                   kdf: environment["LOMME_VAULT_KDF"],
-                  keyring: Keyring(off: environment["LOMME_VAULT_KEYRING"] == "off"))
+                  keyring: Keyring(off: environment["LOMME_VAULT_KEYRING"] == "off"),
+                  tpm: environment["LOMME_VAULT_TPM"])
     }
 
     /// The environment variables `init(option:environment:)` reads.
-    package static let environmentNames = ["LOMME_VAULT", "XDG_DATA_HOME", "HOME", "LOMME_VAULT_KDF", "LOMME_VAULT_KEYRING"]
+    package static let environmentNames = ["LOMME_VAULT", "XDG_DATA_HOME", "HOME", "LOMME_VAULT_KDF", "LOMME_VAULT_KEYRING", "LOMME_VAULT_TPM"]
 }
 
 /// What every service works with: the settings, the person (through `Interaction`), and
