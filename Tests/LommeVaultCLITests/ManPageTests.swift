@@ -43,10 +43,10 @@ struct ManPageTests {
         #expect(result.out == Self.page, "man/lomme-vault.1 is stale: run man/generate and commit it")
     }
 
-    @Test("man --warnings and groff -ww find nothing to say")
+    @Test("man --warnings, groff -ww and mandoc -Tlint find nothing to say")
     func noWarnings() {
-        let result = CLI.run([Self.path], environment: ["LC_ALL": "C.UTF-8", "MANWIDTH": "80"],
-                             shell: #"man --warnings -l "$1" >/dev/null && groff -ww -z -mandoc "$1""#)
+        let check = #"man --warnings -l "$1" >/dev/null && groff -ww -z -mandoc "$1" && mandoc -Tlint -Wwarning "$1""#
+        let result = CLI.run([Self.path], environment: ["LC_ALL": "C.UTF-8", "MANWIDTH": "80"], shell: check)
         #expect(result.status == 0)
         #expect(result.stderr == "")
     }
