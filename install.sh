@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine for lomme-vault: installs the Debian packages it builds
-# and is tested with, builds it in release mode, installs the binary and man page under
-# /usr/local, and runs it once. Needs a Swift 6 toolchain on PATH (swift.org, or /opt/swift)
+# and is tested with, builds it in release mode, installs the binary, man page and shell
+# completions under /usr/local, and runs it once. Needs a Swift 6 toolchain on PATH (swift.org, or /opt/swift)
 # to build; the installed binary links the Swift runtime statically and runs without one.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,9 +21,10 @@ prefix="${PREFIX:-/usr/local}"
 as=""
 mkdir -p "$prefix" 2>/dev/null || true
 if [ ! -w "$prefix" ]; then as="$sudo"; fi
-$as install -d "$prefix/bin" "$prefix/share/man/man1"
+$as install -d "$prefix/bin"
 $as install -m 0755 .build/release/lomme-vault "$prefix/bin/lomme-vault"
-$as install -m 0644 man/lomme-vault.1 "$prefix/share/man/man1/lomme-vault.1"
+# The man page, and bash, zsh and fish completions where each shell looks.
+$as packaging/install-extras "$prefix/bin/lomme-vault" "$prefix"
 "$prefix/bin/lomme-vault" --version
 # Self-contained: the Swift runtime is linked in (-static-stdlib, Package.swift), so the
 # binary runs where no Swift toolchain is installed; only C libraries remain NEEDED.

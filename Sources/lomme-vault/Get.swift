@@ -16,7 +16,7 @@ struct Get: ParsableCommand {
             """
     )
 
-    @Argument(help: "The field to print.") var field: String?
+    @Argument(help: "The field to print.", completion: .list(Config.knownFieldNames)) var field: String?
     @Flag(name: .customLong("json"), help: "Print the whole config as JSON.") var json = false
     @Flag(name: .customLong("env"), help: "Print export LOMME_NAME='value' lines (LOMME_CLIENT_ID, LOMME_CLIENT_SECRET, LOMME_USER_ID, LOMME_ACCOUNT_NR), quoted for a shell to eval.") var env = false
     @OptionGroup var newline: NewlineOptions

@@ -11,6 +11,10 @@ package struct Config: Sendable, Equatable {
     package var extras: [JSON.Member]
 
     package static let fieldNames = ["clientId", "clientSecret", "userId", "accountNr"]
+    /// Optional fields the tool knows by name (the token endpoint, a label), after the four
+    /// in `knownFieldNames`, which shell completion offers for `get`.
+    package static let optionalFieldNames = ["name", "tokenUrl"]
+    package static var knownFieldNames: [String] { fieldNames + optionalFieldNames }
 
     package init(clientId: String, clientSecret: String, userId: String, accountNr: String, extras: [JSON.Member] = []) {
         self.clientId = clientId

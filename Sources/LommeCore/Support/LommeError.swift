@@ -3,7 +3,7 @@
 /// Messages say what went wrong and what to do; they never contain a secret.
 package struct LommeError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The spec's exit codes (SPEC.md, "Exit codes").
-    package enum Code: Int32, Sendable {
+    package enum Code: Int32, Sendable, CaseIterable {
         case failure = 1
         case unreadableImage = 2
         case locked = 3
