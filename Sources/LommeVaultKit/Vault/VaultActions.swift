@@ -51,7 +51,7 @@ package enum VaultActions {
         let current = try VaultFormat.parse(try opened.store.read())
         if current.bytes == opened.sealed.bytes { return (current, opened.contents) }
         guard VaultFormat.matches(current, master: opened.master) else {
-            throw LommeError.failure("the vault's key was changed (`lomme-vault passwd --rotate`) while this command ran; nothing was written, run it again")
+            throw LommeError.failure("the vault's key was changed while this command ran (by `lomme-vault passwd`); nothing was written, run it again")
         }
         return (current, try VaultContents(plaintext: VaultFormat.open(current, master: opened.master)))
     }
