@@ -1,0 +1,170 @@
+import Foundation
+
+/// A software TPM 2.0 (swtpm) on loopback for one test: its own state directory (a fresh
+/// one is a new machine: new seeds, so a new storage key) and its own ports. swtpm serves
+/// one client connection at a time, so a helper here runs only while the code under test
+/// has closed its own. Stopped by `stop()` or when released (then its state directory goes).
+/// SIGKILL, not SIGTERM: Foundation's Process starts it with the test runner's signal mask,
+/// which blocks SIGTERM; swtpm writes its NV state (seeds, DA counters) as it changes, so
+/// nothing a test relies on is lost.
+package final class SoftwareTPM: @unchecked Sendable {
+    package let stateDirectory: String
+    package private(set) var port: UInt16 = 0
+    private var process: Process?
+
+    /// The TCTI string for tpm2-tss and LOMME_VAULT_TPM.
+    package var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
+
+    /// Starts swtpm on `stateDirectory` (a new temporary one when nil: a new TPM).
+    package init(stateDirectory: String? = nil) throws {
+        self.stateDirectory = try stateDirectory ?? Self.temporaryDirectory()
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+
+    /// A second swtpm started from a copy of this one's state: the same TPM (the same seeds,
+    /// PCRs reset as after a reboot). This one is stopped first, so its state is on disk.
+    package func copy() throws -> SoftwareTPM {
+        stop()
+        let directory = try Self.temporaryDirectory()
+        for file in try FileManager.default.contentsOfDirectory(atPath: stateDirectory) where file.hasSuffix(".permall") {
+            try FileManager.default.copyItem(atPath: stateDirectory + "/" + file, toPath: directory + "/" + file)
+        }
+        return try SoftwareTPM(stateDirectory: directory)
+    }
+
+    package func stop() {
+        guard let process else { return }
+        self.process = nil
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Starts swtpm again on the same state (after `stop()`: a reboot).
+    package func start() throws {
+        for _ in 0..<10 {
+            port = try Self.freePortPair()
+            if try launch() { return }
+        }
+        throw SoftwareTPMError("swtpm did not start on 10 port pairs (state \(stateDirectory))")
+    }
+
+    // MARK: tpm2-tools against this TPM
+
+    /// tpm2_pcrextend: PCR `index` of the SHA-256 bank extended with a fixed digest.
+    package func extendPCR(_ index: Int) throws {
+        try tools(["tpm2_pcrextend", "\(index):sha256=" + String(repeating: "ab", count: 32)])
+    }
+
+    /// tpm2_dictionarylockout: lock out after `maxTries`, forgive one every `recovery` s.
+    package func setLockout(maxTries: Int, recovery: Int) throws {
+        try tools(["tpm2_dictionarylockout", "-s", "-n", "\(maxTries)", "-t", "\(recovery)", "-l", "\(recovery)"])
+    }
+
+    /// Runs a tpm2-tools program against this TPM (TPM2TOOLS_TCTI) and returns its stdout.
+    @discardableResult
+    package func tools(_ arguments: [String]) throws -> String {
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tool.arguments = arguments
+        tool.environment = ProcessInfo.processInfo.environment.merging(["TPM2TOOLS_TCTI": tcti, "TSS2_LOG": "all+none"]) { $1 }
+        let out = Pipe(), err = Pipe()
+        tool.standardOutput = out
+        tool.standardError = err
+        try tool.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        tool.waitUntilExit()
+        guard tool.terminationStatus == 0 else {
+            throw SoftwareTPMError("\(arguments[0]) failed: \(String(decoding: errors, as: UTF8.self))")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    // MARK: starting
+
+    /// Starts swtpm on `port` and `port + 1`; false when it exits at once (a port taken since).
+    private func launch() throws -> Bool {
+        let pidFile = stateDirectory + "/swtpm.pid"
+        try? FileManager.default.removeItem(atPath: pidFile)
+        let swtpm = Process()
+        swtpm.executableURL = URL(fileURLWithPath: "/usr/bin/swtpm")
+        swtpm.arguments = [
+            "socket", "--tpm2", "--server", "type=tcp,port=\(port),bindaddr=127.0.0.1",
+            "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1", "--flags", "not-need-init,startup-clear",
+            "--tpmstate", "dir=\(stateDirectory)", "--pid", "file=\(pidFile)",
+        ]
+        swtpm.standardOutput = FileHandle.nullDevice
+        swtpm.standardError = FileHandle.nullDevice
+        try swtpm.run()
+        // The pid file is written once both sockets listen; then the port answers.
+        for _ in 0..<500 {
+            if !swtpm.isRunning { return false }
+            let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if pid == String(swtpm.processIdentifier), Self.answers(port + 1) {
+                process = swtpm
+                return true
+            }
+            usleep(10_000)
+        }
+        kill(swtpm.processIdentifier, SIGKILL)
+        swtpm.waitUntilExit()
+        throw SoftwareTPMError("swtpm on port \(port) did not answer within 5 s")
+    }
+
+    /// Whether something accepts a TCP connection on 127.0.0.1:`port`.
+    private static func answers(_ port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// A port P the kernel picked as free, with P + 1 free too.
+    private static func freePortPair() throws -> UInt16 {
+        for _ in 0..<50 {
+            let port = try bound(0)
+            if port < UInt16.max, (try? bound(port + 1)) != nil { return port }
+        }
+        throw SoftwareTPMError("no two free consecutive loopback ports")
+    }
+
+    /// Binds a socket to 127.0.0.1:`port` (0: any), closes it and returns the port.
+    private static func bound(_ port: UInt16) throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = loopback(port)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { throw SoftwareTPMError("port \(port) is taken") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    package static func loopback(_ port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+
+    private static func temporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/lomme-swtpm-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw SoftwareTPMError("mkdtemp failed") }
+        return String(cString: made)
+    }
+}
+
+package struct SoftwareTPMError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}
