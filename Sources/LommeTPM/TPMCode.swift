@@ -6,8 +6,8 @@ enum TPMCode {
     static let success: TSS2_RC = 0
     static let authFail: TSS2_RC = 0x08E    // TPM_RC_AUTH_FAIL: HMAC check failed (DA-protected)
     static let badAuth: TSS2_RC = 0x0A2     // TPM_RC_BAD_AUTH: authorization failure (no DA)
-    static let policyFail: TSS2_RC = 0x099  // TPM_RC_POLICY_FAIL: the policy digest differs
-    static let pcrChanged: TSS2_RC = 0x928  // TPM_RC_PCR_CHANGED: PCRs moved during the policy session
+    static let policyFail: TSS2_RC = 0x09D  // TPM_RC_POLICY_FAIL: the policy digest differs
+    static let pcrChanged: TSS2_RC = 0x128  // TPM_RC_PCR_CHANGED: PCRs moved during the policy session
     static let lockout: TSS2_RC = 0x921     // TPM_RC_LOCKOUT: dictionary-attack lockout
     static let warning: TSS2_RC = 0x900     // TPM_RC_WARN: format-zero warnings (retry, memory, …)
 
