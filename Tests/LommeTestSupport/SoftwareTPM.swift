@@ -118,43 +118,16 @@ package final class SoftwareTPM: @unchecked Sendable {
 
     /// Whether something accepts a TCP connection on 127.0.0.1:`port`.
     private static func answers(_ port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = loopback(port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
+        guard let fd = Loopback.connect(port) else { return false }
+        close(fd)
+        return true
     }
 
-    /// A port P the kernel picked as free, with P + 1 free too.
+    /// A port P the kernel picked as free, with P + 1 free too (closed again for swtpm).
     private static func freePortPair() throws -> UInt16 {
-        for _ in 0..<50 {
-            let port = try bound(0)
-            if port < UInt16.max, (try? bound(port + 1)) != nil { return port }
-        }
-        throw SoftwareTPMError("no two free consecutive loopback ports")
-    }
-
-    /// Binds a socket to 127.0.0.1:`port` (0: any), closes it and returns the port.
-    private static func bound(_ port: UInt16) throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopback(port)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { throw SoftwareTPMError("port \(port) is taken") }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
-    package static func loopback(_ port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
+        guard let pair = Loopback.listenPair() else { throw SoftwareTPMError("no two free consecutive loopback ports") }
+        pair.forEach { close($0.fd) }
+        return pair[0].port
     }
 
     private static func temporaryDirectory() throws -> String {
