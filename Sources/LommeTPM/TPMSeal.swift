@@ -9,7 +9,7 @@ struct TPMSeal {
     func seal(_ secret: SecureBytes, auth: SecureBytes?, pcrs: [Int]) throws(LommeError) -> TPMSealedObject {
         let primary = try connection.storagePrimary()
         let policy = pcrs.isEmpty ? [] : try connection.policyDigest(pcrs: pcrs, withAuth: auth != nil)
-        var template = TPMTemplates.sealedObject(policy: policy)
+        var template = TPMTemplates.sealedObject(policy: policy, withAuth: auth != nil)
         var sensitive = TPM2B_SENSITIVE_CREATE()
         defer { TPMBuffers.wipe(&sensitive) }
         TPMBuffers.setAuth(&sensitive.sensitive.userAuth, auth)

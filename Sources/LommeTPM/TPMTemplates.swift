@@ -25,15 +25,18 @@ enum TPMTemplates {
     }
 
     /// A sealed data object (keyed hash, no scheme) under `policy`: fixed to this TPM and
-    /// parent, not noDA (wrong auth values count towards lockout). With no policy it opens
+    /// parent. With an auth value it is not noDA: wrong ones count towards lockout, and a
+    /// locked-out TPM refuses it. Without one there is nothing to guess, and noDA keeps it
+    /// opening while wrong PINs on another slot have locked the TPM out (a DA-protected
+    /// object is refused in lockout even with an empty auth value). With no policy it opens
     /// with its auth value (userWithAuth); with one, only through the policy, so the auth
     /// value alone cannot get round the PCRs.
-    static func sealedObject(policy: [UInt8]) -> TPM2B_PUBLIC {
+    static func sealedObject(policy: [UInt8], withAuth: Bool) -> TPM2B_PUBLIC {
         var template = TPM2B_PUBLIC()
         template.publicArea.type = TPMAlgorithm.keyedHash
         template.publicArea.nameAlg = TPMAlgorithm.sha256
         template.publicArea.objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT
-            | (policy.isEmpty ? TPMA_OBJECT_USERWITHAUTH : 0)
+            | (policy.isEmpty ? TPMA_OBJECT_USERWITHAUTH : 0) | (withAuth ? 0 : TPMA_OBJECT_NODA)
         template.publicArea.authPolicy.size = policy.withUnsafeBytes {
             TPMBuffers.fill(&template.publicArea.authPolicy.buffer, from: $0)
         }

@@ -29,6 +29,18 @@ struct LockoutTests {
         #expect(device.lockoutState()?.failedTries == 3)
     }
 
+    /// A slot without PIN has nothing to guess: wrong PINs on another slot that lock the TPM
+    /// out do not lock it too.
+    @Test func aSlotWithoutPINOpensWhileTheTPMIsLockedOut() throws {
+        let tpm = try SoftwareTPM()
+        let device = TPMDevice(tcti: tpm.tcti)
+        let withoutPIN = try device.seal(Secrets.secret, auth: nil, pcrs: [])
+        let withPIN = try device.seal(Secrets.secret, auth: Secrets.auth, pcrs: [])
+        for _ in 0..<3 { _ = failure { () throws(LommeError) in try device.unseal(withPIN, auth: Secrets.wrongAuth, pcrs: []) } }
+        #expect(failure { () throws(LommeError) in try device.unseal(withPIN, auth: Secrets.auth, pcrs: []) }?.message.contains("locked out") == true)
+        #expect(try device.unseal(withoutPIN, auth: nil, pcrs: []).isEqual(to: Secrets.secret))
+    }
+
     /// swtpm's defaults, which a fresh test TPM starts with.
     @Test func aFreshSoftwareTPMAllowsThreeTriesAndForgivesOneEvery1000Seconds() throws {
         let tpm = try SoftwareTPM()
