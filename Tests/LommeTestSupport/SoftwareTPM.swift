@@ -40,8 +40,9 @@ package final class SoftwareTPM: @unchecked Sendable {
     package func stop() {
         guard let process else { return }
         self.process = nil
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        kill(process.processIdentifier, SIGKILL)  // a zombie until waited for: the pid stays ours
         process.waitUntilExit()
+        Running.remove(process.processIdentifier)
     }
 
     /// Starts swtpm again on the same state (after `stop()`: a reboot).
@@ -107,6 +108,7 @@ package final class SoftwareTPM: @unchecked Sendable {
             let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             if pid == String(swtpm.processIdentifier), Self.answers(port + 1) {
                 process = swtpm
+                Running.add(swtpm.processIdentifier)
                 return true
             }
             usleep(10_000)
@@ -135,6 +137,23 @@ package final class SoftwareTPM: @unchecked Sendable {
         guard let made = mkdtemp(&template) else { throw SoftwareTPMError("mkdtemp failed") }
         return String(cString: made)
     }
+}
+
+/// The swtpm processes still running, killed when the test process exits in case a
+/// SoftwareTPM was never released (a swtpm outliving its tests would hold its ports).
+private enum Running {
+    nonisolated(unsafe) private static var pids: Set<pid_t> = []
+    private static let lock = NSLock()
+    private static let registered: Void = { atexit { Running.killAll() } }()
+
+    static func add(_ pid: pid_t) {
+        registered
+        lock.withLock { _ = pids.insert(pid) }
+    }
+
+    static func remove(_ pid: pid_t) { lock.withLock { _ = pids.remove(pid) } }
+
+    static func killAll() { lock.withLock { for pid in pids { kill(pid, SIGKILL) } } }
 }
 
 package struct SoftwareTPMError: Error, CustomStringConvertible {
