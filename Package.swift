@@ -9,8 +9,9 @@ import PackageDescription
 //   LommeQR ──> LommeScan, LommeCore, CQRencode, CPNG
 //   LommeScan ──> LommeImages, CZbar
 //   LommeImages ──> LommeCore (LommeError only), CPNG, CJPEG + CJPEGGlue, CWebP, CHeif
+//   LommeTPM ──> LommeCore, CTSS2 (tpm2-tss, loaded by CLazyLibraries)
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
-//   CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif: headers only; CLazyLibraries loads them on first call
+//   CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2: headers only; CLazyLibraries loads them on first call
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
@@ -35,6 +36,7 @@ let package = Package(
         .library(name: "LommeScan", targets: ["LommeScan"]),
         .library(name: "LommeQR", targets: ["LommeQR"]),
         .library(name: "LommeVaultKit", targets: ["LommeVaultKit"]),
+        .library(name: "LommeTPM", targets: ["LommeTPM"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,12 +49,14 @@ let package = Package(
         loadedLazily("CJPEG", apt: "libjpeg62-turbo-dev"),
         loadedLazily("CWebP", apt: "libwebp-dev"),
         loadedLazily("CHeif", apt: "libheif-dev"),
+        // tpm2-tss (ESYS, the TCTI loader, MU, RC): only the TPM slot talks to it.
+        loadedLazily("CTSS2", apt: "libtss2-dev"),
         system("CKeyutils", pkg: "libkeyutils", apt: "libkeyutils-dev"),
         // setjmp/longjmp error glue for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGGlue", dependencies: ["CJPEG", "CLazyLibraries"]),
         // The picture and QR libraries above, loaded with dlopen on first use: their module maps
         // link nothing, these stubs stand in for the functions the package calls (lomme_lazy.h).
-        .target(name: "CLazyLibraries", dependencies: ["CZbar", "CQRencode", "CPNG", "CJPEG", "CWebP", "CHeif"]),
+        .target(name: "CLazyLibraries", dependencies: ["CZbar", "CQRencode", "CPNG", "CJPEG", "CWebP", "CHeif", "CTSS2"]),
         // prctl (variadic, which Swift cannot call) and libcurl loaded with dlopen.
         .target(name: "CLommeSystem"),
 
@@ -64,6 +68,8 @@ let package = Package(
         .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyLibraries"]),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
         .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "CQRencode", "CPNG", "CLazyLibraries"]),
+        // A TPM 2.0 through tpm2-tss: sealing a secret to it, unsealing, its lockout state.
+        .target(name: "LommeTPM", dependencies: ["LommeCore", "CTSS2", "CLazyLibraries"]),
         // Storage, keyring, sessions, passphrases, tokens.
         .target(name: "LommeVaultKit", dependencies: ["LommeCore", "CKeyutils", "CLommeSystem"]),
 
@@ -92,6 +98,7 @@ let package = Package(
         .testTarget(name: "LommeImagesTests", dependencies: ["LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeScanTests", dependencies: ["LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeQRTests", dependencies: ["LommeQR", "LommeScan", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeTPMTests", dependencies: ["LommeTPM", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeVaultKitTests", dependencies: ["LommeVaultKit", "LommeCore", "LommeTestSupport"]),
         // Tests that drive the built binary as a user would (and check the files it leaves).
         .testTarget(

@@ -16,6 +16,10 @@ static const struct {
     [LOMME_LIBRARY_JPEG] = {"libjpeg.so.62", "libjpeg62-turbo", "JPEG pictures"},
     [LOMME_LIBRARY_WEBP] = {"libwebp.so.7", "libwebp7", "WebP pictures"},
     [LOMME_LIBRARY_HEIF] = {"libheif.so.1", "libheif1", "HEIC pictures"},
+    [LOMME_LIBRARY_ESYS] = {"libtss2-esys.so.0", "libtss2-esys-3.0.2-0", "the TPM"},
+    [LOMME_LIBRARY_TCTILDR] = {"libtss2-tctildr.so.0", "libtss2-tctildr0", "the TPM"},
+    [LOMME_LIBRARY_MU] = {"libtss2-mu.so.0", "libtss2-mu0", "the TPM"},
+    [LOMME_LIBRARY_RC] = {"libtss2-rc.so.0", "libtss2-rc0", "the TPM"},
 };
 
 static void *handles[LOMME_LIBRARY_COUNT];

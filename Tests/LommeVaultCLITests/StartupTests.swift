@@ -4,13 +4,15 @@ import Testing
 
 /// `get` is the hot path (scripts call it several times per run): the built binary links
 /// the Swift runtime statically and loads the picture and QR libraries only when a command
-/// reads or makes a picture (Sources/CLazyLibraries).
+/// reads or makes a picture, and tpm2-tss only when it talks to a TPM (Sources/CLazyLibraries).
 @Suite("Start-up")
 struct StartupTests {
     /// The sonames CLazyLibraries loads with dlopen, and the Debian package of each.
     static let lazy = [
         ("libzbar.so.0", "libzbar0"), ("libqrencode.so.4", "libqrencode4"), ("libpng16.so.16", "libpng16-16"),
         ("libjpeg.so.62", "libjpeg62-turbo"), ("libwebp.so.7", "libwebp7"), ("libheif.so.1", "libheif1"),
+        ("libtss2-esys.so.0", "libtss2-esys-3.0.2-0"), ("libtss2-tctildr.so.0", "libtss2-tctildr0"), ("libtss2-mu.so.0", "libtss2-mu0"),
+        ("libtss2-rc.so.0", "libtss2-rc0"),
     ]
 
     /// The binary's NEEDED entries, from `readelf -d`.

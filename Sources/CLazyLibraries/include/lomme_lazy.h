@@ -1,10 +1,10 @@
 #ifndef LOMME_LAZY_H
 #define LOMME_LAZY_H
 
-/// The picture and QR libraries, loaded with dlopen on first use. The binary does not
+/// The picture and QR libraries and tpm2-tss, loaded with dlopen on first use. The binary does not
 /// link them (no NEEDED entry): `get`, `unlock`, `--version` and the other commands that
 /// never touch a picture do not load libheif (and x265, aom, dav1d), zbar (and X11,
-/// D-Bus, v4l), libpng, libjpeg, libwebp or libqrencode at start-up.
+/// D-Bus, v4l), libpng, libjpeg, libwebp, libqrencode or tpm2-tss at start-up.
 ///
 /// Each function the package calls is defined in this target with the real prototype
 /// (the real header is included, so the compiler checks it) and forwards to the
@@ -19,6 +19,10 @@ enum lomme_library {
     LOMME_LIBRARY_JPEG,
     LOMME_LIBRARY_WEBP,
     LOMME_LIBRARY_HEIF,
+    LOMME_LIBRARY_ESYS,
+    LOMME_LIBRARY_TCTILDR,
+    LOMME_LIBRARY_MU,
+    LOMME_LIBRARY_RC,
     LOMME_LIBRARY_COUNT
 };
 
