@@ -5,7 +5,7 @@ import PackageDescription
 // and a target sees only what it lists, so a wrong-way import does not compile.
 //
 //   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeScan, LommeImages, LommeCore
-//   LommeVaultKit ──> LommeCore, CKeyutils, CLommeSystem
+//   LommeVaultKit ──> LommeTPM, LommeCore, CKeyutils, CLommeSystem
 //   LommeQR ──> LommeScan, LommeCore, CQRencode, CPNG
 //   LommeScan ──> LommeImages, CZbar
 //   LommeImages ──> LommeCore (LommeError only), CPNG, CJPEG + CJPEGGlue, CWebP, CHeif
@@ -71,7 +71,7 @@ let package = Package(
         // A TPM 2.0 through tpm2-tss: sealing a secret to it, unsealing, its lockout state.
         .target(name: "LommeTPM", dependencies: ["LommeCore", "CTSS2", "CLazyLibraries"]),
         // Storage, keyring, sessions, passphrases, tokens.
-        .target(name: "LommeVaultKit", dependencies: ["LommeCore", "CKeyutils", "CLommeSystem"]),
+        .target(name: "LommeVaultKit", dependencies: ["LommeTPM", "LommeCore", "CKeyutils", "CLommeSystem"]),
 
         .executableTarget(
             name: "lomme-vault",

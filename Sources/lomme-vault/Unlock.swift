@@ -17,9 +17,14 @@ struct Unlock: ParsableCommand {
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))
     var timeout = DurationText.format(UInt64(Session.defaultIdle))
+    @Option(name: .customLong("with"), help: ArgumentHelp("Unlock with this kind of slot: passphrase (the default) or tpm2.", valueName: "kind"))
+    var with = "passphrase"
+    @OptionGroup var pin: PINOptions
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
+        guard with == "passphrase" || with == "tpm2" else { throw ValidationError("--with takes passphrase or tpm2") }
+        if pin.given && with != "tpm2" { throw ValidationError("--pin-fd and --pin-file go with --with tpm2") }
         guard let seconds = DurationText.parse(timeout), seconds > 0 else {
             throw ValidationError("--timeout takes a duration such as 90s, 10m or 2h")
         }
@@ -29,7 +34,9 @@ struct Unlock: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let idle = DurationText.parse(timeout)!
-        let unlocked = try UnlockService(context).unlock(idle: idle, vault.unlockOptions)
+        let service = UnlockService(context)
+        let unlocked = with == "tpm2" ? try service.unlockWithTPM(idle: idle, pin: pin.source, noPrompt: vault.noPrompt)
+                                      : try service.unlock(idle: idle, vault.unlockOptions)
         let now = UInt64(time(nil))
         let left = DurationText.format(unlocked.deadline > now ? unlocked.deadline - now : 0)
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase, starts a new 12h)" : "in 12h at the latest"

@@ -37,6 +37,15 @@ package struct UnlockService {
         return try keep(sealed, master: master, slot: slot, idle: idle, liveDeadline: liveDeadline)
     }
 
+    /// `unlock --with tpm2`: the vault key from a TPM slot (its PIN asked when it has one),
+    /// kept with a new 12 h deadline, as a passphrase proven now gives.
+    package func unlockWithTPM(idle: UInt32, pin: PassphraseSource, noPrompt: Bool) throws(LommeError) -> Unlocked {
+        let sealed = try VaultFormat.parse(try context.store.read())
+        let (key, slot) = try TPMSlotService(context).key(sealed, pin: pin, noPrompt: noPrompt)
+        _ = try VaultFormat.open(sealed, master: key)  // a damaged header or body is exit 5 now
+        return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: nil)
+    }
+
     /// Puts `master` in the keyring and notes when `slot` was last used.
     func keep(_ sealed: VaultFormat.Sealed, master: SecureBytes, slot: UInt8?, idle: UInt32, liveDeadline: UInt64?) throws(LommeError) -> Unlocked {
         if let slot { SlotUse.note(context.store, slot: slot, key: master) }
