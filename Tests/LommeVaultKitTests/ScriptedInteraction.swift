@@ -64,8 +64,8 @@ final class ServiceBox {
 
     var vault: String { path + "/data/vault" }
 
-    func context(_ interaction: ScriptedInteraction, vault: String? = nil, keyringOff: Bool = false) -> VaultContext {
-        VaultContext(settings: VaultSettings(store: VaultStore(path: vault ?? self.vault), kdf: "minimum", keyring: Keyring(off: keyringOff)),
+    func context(_ interaction: ScriptedInteraction, vault: String? = nil, keyringOff: Bool = false, tpm: String? = nil) -> VaultContext {
+        VaultContext(settings: VaultSettings(store: VaultStore(path: vault ?? self.vault), kdf: "minimum", keyring: Keyring(off: keyringOff), tpm: tpm),
                      interaction: interaction)
     }
 
