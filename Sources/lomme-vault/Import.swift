@@ -27,7 +27,7 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("trust-new-issuer"), help: "Accept a sealed code from another issuer than the pinned one, and pin it instead.")
     var trustNewIssuer = false
     @Option(name: .customLong("expect-issuer"), help: ArgumentHelp(
-        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `issue` printed), and pin it without asking.",
+        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `lomme-vault issue` printed), and pin it without asking.",
         valueName: "FINGERPRINT"))
     var expectIssuer: String?
     @Flag(name: .customLong("allow-plain"), help: "Store a plain code although sealed codes of a pinned issuer provided the config; drops the pin (asked again on a terminal).")
