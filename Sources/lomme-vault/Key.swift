@@ -4,12 +4,15 @@ import LommeVaultKit
 
 struct Key: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print this device's public receiving key as text and QR (for the parent's `issue --to`).",
+        abstract: "Print this machine's public receiving key as text and QR (for the parent's `issue --to`), or with --issuer its issuer fingerprint.",
         discussion: """
             The key (`lvk1…`, checksummed so a typo is caught) is public: a sealed code issued to it \
             can be opened only with the matching secret key, which stays in this vault. The vault is \
             opened to read it (an unlocked session or the passphrase). A vault made before device keys \
             existed gets its keys now.
+
+            --issuer prints the issuer fingerprint instead: the key this machine signs sealed codes \
+            with, which a child's machine shows when it imports one of them for the first time.
             """
     )
 
@@ -19,9 +22,13 @@ struct Key: ParsableCommand {
     @Flag(name: .long, help: "Print only the key text (for scripts).")
     var text = false
 
+    @Flag(name: .long, help: "Print this machine's issuer fingerprint (what a child compares on import) instead of the receiving key.")
+    var issuer = false
+
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
+        if issuer && (text || output != nil) { throw ValidationError("--issuer prints a fingerprint only; leave out --text and --output") }
         if let output, !output.lowercased().hasSuffix(".png"), !output.lowercased().hasSuffix(".svg") {
             throw ValidationError("--output must end in .png or .svg")
         }
@@ -29,7 +36,12 @@ struct Key: ParsableCommand {
 
     func run() throws {
         let (identity, made) = try Provisioning.deviceIdentity(Session.open(try vault.prepare(), vault.unlockOptions))
-        if made { Terminal.info("Made this device's keys and stored them in the vault.") }
+        if made { Terminal.info("Made this machine's keys and stored them in the vault.") }
+        if issuer {
+            Terminal.output(identity.signing.fingerprint + "\n")
+            Terminal.info("This machine's issuer fingerprint. A child's machine shows it when it imports the first sealed code issued here: tell the child it must be this one.")
+            return
+        }
         try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text)
     }
 }

@@ -24,7 +24,7 @@ struct CommandLineShapeTests {
         let pw = box.write("pw", "vault first passphrase 1\n")
         let imported = CLI.run(["--vault", box.vault, "import", "--stdin", "--no-check", "--yes", "--passphrase-file", pw], stdin: Sample.configB)
         try #require(imported.status == 0, "\(imported.stderr)")
-        #expect(CLI.run(["--vault=" + box.vault, "status"]).out.hasPrefix("vault:    \(box.vault)\n"))
+        #expect(CLI.run(["--vault=" + box.vault, "status"]).out.hasPrefix("vault:         \(box.vault)\n"))
         for fastPath in ["on", "off"] {
             let got = CLI.run(["--vault", box.vault, "get", "clientId", "-n", "--passphrase-file", pw],
                               environment: ["LOMME_VAULT_FAST_PATH": fastPath])
