@@ -22,7 +22,7 @@ struct Issue: ParsableCommand {
             encryption, with this machine's own vault key, and it expires (--expires, default 24h). \
             Only that device can open it or learn who issued it. The issuer fingerprint is printed \
             under the code (and `lomme-vault key --issuer` prints it any time): the child's machine shows it on import and pins it on first use. Sealing needs a vault of \
-            your own (`lomme-vault init`) for the signing key.
+            your own (`lomme-vault init`) for the issuer key.
 
             Without --to the code is plain, the original app's JSON: it holds the client secret and \
             the national id in clear, and anyone who sees or photographs it can use them. Files \
