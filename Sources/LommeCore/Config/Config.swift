@@ -119,8 +119,9 @@ extension Config {
     package func validate(checksums: Bool = true) throws(LommeError) {
         try Config.check(clientId: clientId)
         try Config.check(clientSecret: clientSecret)
-        try Config.check(userId: userId, checksums: checksums)
-        try Config.check(accountNr: accountNr, checksums: checksums)
+        // Every other rule before the check digits, so a config failing both kinds names the first.
+        try Config.check(userId: userId, checksums: false)
+        try Config.check(accountNr: accountNr, checksums: false)
         for member in extras {
             if Config.fieldNames.contains(member.key) || member.key.isEmpty {
                 throw LommeError.refused("the field name \"\(JSON.printable(member.key))\" is not allowed as an extra field")
@@ -129,6 +130,9 @@ extension Config {
                 try Config.check(extra: member.key, text)
             }
         }
+        guard checksums else { return }
+        try Config.check(userId: userId, checksums: true)
+        try Config.check(accountNr: accountNr, checksums: true)
     }
 
     /// The rules of one field, so a field can be checked as it is typed (`issue`'s questions).
