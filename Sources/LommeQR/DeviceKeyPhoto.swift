@@ -17,6 +17,6 @@ extension ReceivingKey {
             } catch {}
         }
         if let unusable { throw unusable }
-        throw LommeError.refused("the QR code in \(photo) is not a lomme-vault device key; photograph the code `lomme-vault key` shows on the child's device")
+        throw LommeError.refused("the QR code in \(photo) is not a lomme-vault receiving key; photograph the code `lomme-vault key` shows on the child's machine")
     }
 }

@@ -3,7 +3,7 @@ import LommeCore
 import LommeQR
 import LommeVaultKit
 
-/// Prints this device's receiving key as `init` and `key` show it: a QR code of the
+/// Prints this machine's receiving key as `init --child` and `key` show it: a QR code of the
 /// key (in capitals, so the code is alphanumeric) and the key as text, on stdout.
 enum DeviceKeyOutput {
     static func show(_ key: ReceivingKey, output: String? = nil, textOnly: Bool = false) throws {
@@ -13,12 +13,12 @@ enum DeviceKeyOutput {
         }
         let code = try IssuedCode(payload: key.text.uppercased(), level: .M)
         let hint = """
-            This device's receiving key, fingerprint \(key.fingerprint). It is public: show it to the parent, \
-            who issues a sealed code with `lomme-vault issue --to-image PHOTO-OF-THIS-CODE` or `--to \(key.text)`.
+            This machine's receiving key \(key.fingerprint). It is public: show it to the parent, who seals \
+            a code to it with `lomme-vault issue --to-image PHOTO-OF-THIS-CODE` or `--to \(key.text)`.
             """
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
-            Terminal.info("Wrote the device key's QR code to \(output).")
+            Terminal.info("Wrote the receiving key's QR code to \(output).")
         } else {
             // The key's text and the hint go under the code: the window must hold all three.
             try TerminalCode.show(code, printedAfter: [key.text, hint])

@@ -20,14 +20,14 @@ struct Import: ParsableCommand {
             """
     )
 
-    @Argument(help: "Photos or images of the QR code.") var photos: [String] = []
+    @Argument(help: "Photos or images of the QR code, tried in order: the first holding a config is used.") var photos: [String] = []
     @Flag(name: .customLong("stdin"), help: "Read the payload text from standard input instead of a photo.") var stdin = false
     @Flag(name: .customLong("yes"), help: "Store without asking.") var yes = false
     @Flag(name: .customLong("no-check"), help: "Skip the mod-11 check digit rules (for test numbers).") var noCheck = false
     @Flag(name: .customLong("trust-new-issuer"), help: "Accept a sealed code from another issuer than the pinned one, and pin it instead.")
     var trustNewIssuer = false
     @Option(name: .customLong("expect-issuer"), help: ArgumentHelp(
-        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `issue` printed), and pin it without asking.",
+        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `lomme-vault issue` printed), and pin it without asking.",
         valueName: "FINGERPRINT"))
     var expectIssuer: String?
     @Flag(name: .customLong("allow-plain"), help: "Store a plain code although sealed codes of a pinned issuer provided the config; drops the pin (asked again on a terminal).")
@@ -43,7 +43,8 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let context = try vault.prepare()
-        let payload = try PayloadInput.read(photos: photos, stdin: stdin)
+        let found = try PayloadInput.read(photos: photos, stdin: stdin)
+        found.notes.forEach(Terminal.info)
         var request = ImportService.Request()
         request.checksums = !noCheck
         request.yes = yes
@@ -52,7 +53,7 @@ struct Import: ParsableCommand {
         request.allowPlain = allowPlain
         request.unlock = vault.unlockOptions
         let path = context.store.path
-        switch try ImportService(context, request).run(payload) {
+        switch try ImportService(context, request).run(found.bytes) {
         case .alreadyHeld: Terminal.info("The vault already holds this config; nothing changed.")
         case .alreadyImported: Terminal.info("This sealed code was imported already; nothing changed.")
         case .stored: Terminal.info("Stored in \(path).")

@@ -18,11 +18,11 @@ struct Issue: ParsableCommand {
             compared with the payload.
 
             With --to KEY or --to-image PHOTO the code is sealed: the config is encrypted to the \
-            child's device key (from `lomme-vault key` on the child's device) and signed, inside the \
+            child's receiving key (from `lomme-vault key` on the child's machine) and signed, inside the \
             encryption, with this machine's own vault key, and it expires (--expires, default 24h). \
             Only that device can open it or learn who issued it. The issuer fingerprint is printed \
-            under the code: the child's device shows it on import and pins it on first use. Sealing needs a vault of \
-            your own (`lomme-vault init`) for the signing key.
+            under the code (and `lomme-vault key --issuer` prints it any time): the child's machine shows it on import and pins it on first use. Sealing needs a vault of \
+            your own (`lomme-vault init`) for the issuer key.
 
             Without --to the code is plain, the original app's JSON: it holds the client secret and \
             the national id in clear, and anyone who sees or photographs it can use them. Files \
@@ -44,10 +44,10 @@ struct Issue: ParsableCommand {
     @Flag(name: .long, help: "Skip the check-digit rules (for test numbers); the other rules still apply.")
     var noCheck = false
 
-    @Option(name: .long, help: ArgumentHelp("Seal the code to this device key (lvk1…, from `lomme-vault key`).", valueName: "KEY"))
+    @Option(name: .long, help: ArgumentHelp("Seal the code to this receiving key (lvk1…, from `lomme-vault key`).", valueName: "KEY"))
     var to: String?
 
-    @Option(name: .customLong("to-image"), help: ArgumentHelp("Seal the code to the device key in this photo of `lomme-vault key`'s QR code.", valueName: "PHOTO"))
+    @Option(name: .customLong("to-image"), help: ArgumentHelp("Seal the code to the receiving key in this photo of `lomme-vault key`'s QR code.", valueName: "PHOTO"))
     var toImage: String?
 
     @Option(name: .long, help: ArgumentHelp("How long a sealed code stays valid: 30m, 24h, 7d (at most 30d).", valueName: "DURATION"))
@@ -84,7 +84,7 @@ struct Issue: ParsableCommand {
         var lines = [""]
         if let recipient, let issuer {
             let expiry = VaultContents.timestamp(Int(now + lifetime))
-            lines.append("Sealed to \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
+            lines.append("Sealed to receiving key \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
             lines += config.summaryLines
             lines.append("")
             lines.append("Issuer fingerprint: \(issuer.fingerprint)")

@@ -4,13 +4,16 @@ import LommeVaultKit
 
 struct Key: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print this device's public receiving key as text and QR (for the parent's `issue --to`).",
+        abstract: "Print this machine's public receiving key as text and QR (for the parent's `issue --to`), or with --issuer its issuer fingerprint.",
         discussion: """
             The key (`lvk1…`, checksummed so a typo is caught) is public: a sealed code issued to it \
-            can be opened only with the matching secret key, which stays in this vault. The public key \
-            is read from the vault's header, so a locked vault shows it too (the next unlock checks that \
-            it was not swapped). A vault made before device keys existed is opened (an unlocked session \
+            can be opened only with the matching secret key, which stays in this vault. The public keys \
+            are read from the vault's header, so a locked vault shows them too (the next unlock checks that \
+            they were not swapped). A vault made before device keys existed is opened (an unlocked session \
             or the passphrase) and gets its keys now.
+
+            --issuer prints the issuer fingerprint instead: the key this machine signs sealed codes \
+            with, which a child's machine shows when it imports one of them for the first time.
             """
     )
 
@@ -20,9 +23,13 @@ struct Key: ParsableCommand {
     @Flag(name: .long, help: "Print only the key text (for scripts).")
     var text = false
 
+    @Flag(name: .long, help: "Print this machine's issuer fingerprint (what a child compares on import) instead of the receiving key.")
+    var issuer = false
+
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
+        if issuer && (text || output != nil) { throw ValidationError("--issuer prints a fingerprint only; leave out --text and --output") }
         if let output, !output.lowercased().hasSuffix(".png"), !output.lowercased().hasSuffix(".svg") {
             throw ValidationError("--output must end in .png or .svg")
         }
@@ -30,11 +37,21 @@ struct Key: ParsableCommand {
 
     func run() throws {
         let context = try vault.prepare()
-        if let key = try Provisioning.publicReceivingKey(context) {
+        let header = try Provisioning.publicKeys(context)
+        if issuer, let key = header?.issuer {
+            return showIssuer(Fingerprint.of(key))
+        }
+        if !issuer, let bytes = header?.receiving, let key = ReceivingKey(bytes: bytes) {
             return try DeviceKeyOutput.show(key, output: output, textOnly: text)
         }
         let (identity, made) = try Provisioning.deviceIdentity(Session.open(context, vault.unlockOptions))
-        if made { Terminal.info("Made this device's keys and stored them in the vault.") }
+        if made { Terminal.info("Made this machine's keys and stored them in the vault.") }
+        if issuer { return showIssuer(identity.signing.fingerprint) }
         try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text)
+    }
+
+    func showIssuer(_ fingerprint: String) {
+        Terminal.output(fingerprint + "\n")
+        Terminal.info("This machine's issuer fingerprint. A child's machine shows it when it imports the first sealed code issued here: tell the child it must be this one.")
     }
 }

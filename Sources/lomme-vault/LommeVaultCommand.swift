@@ -6,7 +6,7 @@ struct LommeVaultCommand: ParsableCommand {
         commandName: "lomme-vault",
         abstract: "Move a bank API configuration by QR code and keep it sealed.",
         discussion: """
-            A parent issues the configuration as a QR code (`issue`, sealed to the child's device key \
+            A parent issues the configuration as a QR code (`issue`, sealed to the child's receiving key \
             with --to, or plain); the child photographs it and imports it (`import`) into a vault sealed \
             with a passphrase (Argon2id, XChaCha20-Poly1305); other programs read it with `get`, `exec` \
             or `token`. `unlock` keeps the derived key in the kernel keyring for the login, the way \

@@ -1,39 +1,94 @@
 import Glibc
 import LommeCore
+import LommeImages
 import LommeScan
+import LommeVaultKit
 
-/// Where `import` gets a payload: standard input, or the first importable QR code in the photos.
+/// Where `import` gets a payload: standard input, or the photos in the order given, the
+/// first one holding an importable code winning (front and back, or a sharp and a blurred
+/// photo of the same code).
 enum PayloadInput {
+    /// A payload and, for photos, which photo held it and what was said of those before it.
+    struct Found {
+        var bytes: [UInt8]
+        var notes: [String] = []
+    }
+
     /// The payload's bytes: standard input (trailing white space dropped) or the first
     /// importable code found in the photos.
-    static func read(photos: [String], stdin: Bool) throws(LommeError) -> [UInt8] {
-        if stdin {
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = Glibc.read(STDIN_FILENO, &chunk, chunk.count)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                bytes += chunk[0..<count]
-                if bytes.count > 65536 { throw LommeError.refused("the payload on standard input is larger than 64 KiB; it is not a config") }
-            }
-            SecureBytes.wipe(&chunk)
-            while let last = bytes.last, [0x0A, 0x0D, 0x20, 0x09].contains(last) { bytes.removeLast() }
-            guard !bytes.isEmpty else { throw LommeError.refused("standard input was empty; pipe the payload text (the QR code's content) into it") }
-            return bytes
-        }
-        var lastError = LommeError.image("no QR code found")
-        for photo in photos {
+    static func read(photos: [String], stdin: Bool) throws(LommeError) -> Found {
+        if stdin { return Found(bytes: try standardInput()) }
+        var skipped: [LommeError] = []
+        for (index, photo) in photos.enumerated() {
             do throws(LommeError) {
-                let found = try Scanner.scan(path: photo) { Payload.isImportable($0.bytes) }
-                guard let first = found.first(where: { Payload.isImportable($0.bytes) }) else {
-                    throw LommeError.refused("the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
+                let bytes = try code(in: photo)
+                var notes = skipped.map { "Skipped: \($0.message)." }
+                if photos.count > 1 {
+                    let unread = photos.count - index - 1
+                    notes.append("Using the code in \(ImageLimits.display(photo))"
+                        + (unread > 0 ? " (the first photo holding a config; \(unread) more not read)." : "."))
                 }
-                return first.bytes
-            } catch where error.code == .unreadableImage {
-                lastError = error
+                return Found(bytes: bytes, notes: notes)
+            } catch where error.code == .unreadableImage || error.code == .refused {
+                skipped.append(error)
             }
         }
-        throw lastError
+        guard skipped.count > 1 else { throw skipped.first ?? LommeError.image("no QR code found") }
+        let code: LommeError.Code = skipped.contains { $0.code == .refused } ? .refused : .unreadableImage
+        throw LommeError(code, "none of the \(skipped.count) photos holds a lomme-vault config: "
+            + skipped.map(\.message).joined(separator: "; "))
+    }
+
+    /// The importable code in one photo; a file that is the payload as text (a config.json)
+    /// is told to go through --stdin.
+    static func code(in photo: String) throws(LommeError) -> [UInt8] {
+        let found: [Decoded]
+        do throws(LommeError) {
+            found = try Scanner.scan(path: photo) { Payload.isImportable($0.bytes) }
+        } catch where error.code == .unreadableImage {
+            throw textFile(photo) ?? error
+        }
+        guard let first = found.first(where: { Payload.isImportable($0.bytes) }) else {
+            throw LommeError.refused("the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
+        }
+        return first.bytes
+    }
+
+    /// For a file that is not a picture: the error saying it is JSON or a sealed code's
+    /// text and how to import it; nil for anything else.
+    static func textFile(_ path: String) -> LommeError? {
+        guard let bytes = try? ConfigInput.readSmallFile(path, limit: ConfigInput.maximumSize, what: "file") else { return nil }
+        let how = "import it with `lomme-vault import --stdin < \(shellWord(path))`"
+        if (try? JSON.parse(bytes)) != nil {
+            return LommeError.image("\(ImageLimits.display(path)) is a JSON file, not a picture; \(how)")
+        }
+        if Payload.kind(of: String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace()) == .sealed {
+            return LommeError.image("\(ImageLimits.display(path)) holds a sealed code as text, not a picture; \(how)")
+        }
+        return nil
+    }
+
+    /// `path` as a shell word: as it is when it needs no quoting, else in single quotes.
+    static func shellWord(_ path: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/+-,:@%")
+        let plain = !path.isEmpty && path.allSatisfy(safe.contains)
+        return plain ? path : ShellExport.quote(path)
+    }
+
+    /// Standard input, at most 64 KiB, trailing white space dropped.
+    static func standardInput() throws(LommeError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+            if bytes.count > 65536 { throw LommeError.refused("the payload on standard input is larger than 64 KiB; it is not a config") }
+        }
+        SecureBytes.wipe(&chunk)
+        while let last = bytes.last, [0x0A, 0x0D, 0x20, 0x09].contains(last) { bytes.removeLast() }
+        guard !bytes.isEmpty else { throw LommeError.refused("standard input was empty; pipe the payload text (the QR code's content) into it") }
+        return bytes
     }
 }

@@ -64,14 +64,14 @@ struct Scan: ParsableCommand {
                 \(photo): sealed lomme-vault code (the config inside is encrypted to one device)
                   issued   \(VaultContents.timestamp(Int(envelope.issued)))
                   expires  \(VaultContents.timestamp(Int(envelope.expires)))
-                Import it on the device it was issued to: lomme-vault import \(photo)
+                Import it on the device it was issued to: `lomme-vault import \(photo)`
 
                 """
         case .sealed(nil, let problem):
             return "\(photo): a sealed lomme-vault code that cannot be read: \(problem?.message ?? "damaged")\n"
         case .other(let text):
             if let key = try? ReceivingKey(text: text) {
-                return "\(photo): a lomme-vault device key, fingerprint \(key.fingerprint)\n\(key.text)\n"
+                return "\(photo): a lomme-vault receiving key, fingerprint \(key.fingerprint)\n\(key.text)\n"
             }
             if let fields = SecretFields.summaryLines(text) {
                 let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"

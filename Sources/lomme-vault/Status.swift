@@ -5,7 +5,7 @@ import LommeVaultKit
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Vault path, locked or unlocked (and for how long), fields present, device key.",
+        abstract: "Vault path, locked or unlocked (and for how long), fields present, receiving key and issuer fingerprints.",
         discussion: "Never asks for the passphrase and does not count as a use of an unlocked session. Exit 6 when there is no vault."
     )
 

@@ -28,7 +28,7 @@ struct SealedAttackTests {
         #expect(device.run(["unlock"]).status == 0)
         defer { _ = device.run(["lock"]) }
         let status = CLI.run(["status", "--json", "--vault", device.box.path + "/" + device.name + "/vault"])
-        return try #require(try JSON.parse(status.stdout)["signingKey"]?.stringValue)
+        return try #require(try JSON.parse(status.stdout)["issuer"]?.stringValue)
     }
 
     static func status(_ device: Device) -> String {
@@ -77,7 +77,7 @@ struct SealedAttackTests {
         // The parent's real code still imports and pins the parent.
         let imported = child.run(["import", "--stdin", "--yes"], stdin: real)
         try #require(imported.status == 0, "\(imported.stderr)")
-        #expect(Self.status(child).contains("pinned:   \(parentPrint)"))
+        #expect(Self.status(child).contains("pinned issuer: \(parentPrint)"))
     }
 
     @Test func craftedTimesCrashNeitherScanNorImport() throws {
@@ -136,7 +136,7 @@ struct SealedAttackTests {
         let typed = parentPrint.lowercased().replacingOccurrences(of: "-", with: "")
         let imported = child.run(["import", "--stdin", "--expect-issuer", typed], stdin: real)
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(Self.status(child).contains("pinned:   \(parentPrint)"))
+        #expect(Self.status(child).contains("pinned issuer: \(parentPrint)"))
     }
 
     @Test func aPlainCodeDoesNotSilentlyReplaceAPinnedConfig() throws {
@@ -148,12 +148,12 @@ struct SealedAttackTests {
         let before = readFile(box.path + "/child/vault")
         Self.expectRefusal(child.run(["import", "--stdin", "--yes", "--no-check"], stdin: Sample.configB), 7, "--allow-plain", "plain over pinned, --yes")
         #expect(readFile(box.path + "/child/vault") == before)
-        #expect(Self.status(child).contains("source:   sealed by \(parentPrint)"))
+        #expect(Self.status(child).contains("source:        sealed by \(parentPrint)"))
         let allowed = child.run(["import", "--stdin", "--yes", "--no-check", "--allow-plain"], stdin: Sample.configB)
         #expect(allowed.status == 0, "\(allowed.stderr)")
         let status = Self.status(child)
-        #expect(status.contains("source:   a plain code (unauthenticated"), "\(status)")
-        #expect(status.contains("pinned:   no issuer yet"), "\(status)")
+        #expect(status.contains("source:        a plain code (unauthenticated"), "\(status)")
+        #expect(status.contains("pinned issuer: none yet"), "\(status)")
         // With the pin dropped, a later plain code is an ordinary import again.
         #expect(child.run(["import", "--stdin", "--yes", "--no-check"], stdin: Sample.configA).status == 0)
     }

@@ -77,7 +77,7 @@ struct SealedFlowTests {
         let sealed = box.path + "/sealed.png"
         let issued = parent.run(["issue", "--from", json, "--to-image", keyPNG, "--level", "M", "--output", sealed])
         try #require(issued.status == 0, "issue: \(issued.stderr)")
-        #expect(issued.stderr.contains("Sealed to \(child.key.fingerprint)"))
+        #expect(issued.stderr.contains("Sealed to receiving key \(child.key.fingerprint)"))
         let issuerLine = try #require(issued.stderr.split(separator: "\n").first { $0.hasPrefix("Issuer fingerprint: ") })
         let issuerPrint = String(issuerLine.dropFirst("Issuer fingerprint: ".count))
         #expect(!issued.stderr.contains("in clear"))
@@ -110,13 +110,13 @@ struct SealedFlowTests {
         #expect(parent.run(["unlock"]).status == 0)
         defer { _ = parent.run(["lock"]) }
         let status = CLI.run(["status", "--json", "--vault", box.path + "/parent/vault"])
-        let signing = try JSON.parse(status.stdout)["signingKey"]?.stringValue
+        let signing = try JSON.parse(status.stdout)["issuer"]?.stringValue
         #expect(imported.stderr.contains(try #require(signing)))
         #expect(signing == issuerPrint)
         #expect(child.run(["unlock"]).status == 0)
         defer { _ = child.run(["lock"]) }
         let childStatus = CLI.run(["status", "--vault", box.path + "/child/vault"])
-        #expect(childStatus.out.contains("source:   sealed by \(issuerPrint)"), "\(childStatus.out)")
+        #expect(childStatus.out.contains("source:        sealed by \(issuerPrint)"), "\(childStatus.out)")
         let childJSON = try JSON.parse(CLI.run(["status", "--json", "--vault", box.path + "/child/vault"]).stdout)
         #expect(childJSON["source"]?["issuer"]?.stringValue == issuerPrint)
     }
@@ -166,7 +166,7 @@ struct SealedFlowTests {
         #expect(child.run(["unlock"]).status == 0)
         defer { _ = child.run(["lock"]) }
         let status = CLI.run(["status", "--vault", box.path + "/child/vault"])
-        #expect(status.out.contains("pinned:   \(stranger.fingerprint)"), "\(status.out)")
+        #expect(status.out.contains("pinned issuer: \(stranger.fingerprint)"), "\(status.out)")
     }
 
     @Test func aVaultFromBeforeTheSourceWasRecordedSaysSoAndAPlainImportRecordsIt() throws {
@@ -176,10 +176,10 @@ struct SealedFlowTests {
         let options = ["--vault", vault, "--passphrase-file", packageRoot + "/fixtures/vault-v1/passphrase.txt"]
         #expect(CLI.run(["unlock"] + options).status == 0)
         defer { _ = CLI.run(["lock"] + options) }
-        #expect(CLI.run(["status", "--vault", vault]).out.contains("source:   not recorded (stored by an older lomme-vault)"))
+        #expect(CLI.run(["status", "--vault", vault]).out.contains("source:        not recorded (stored by an older lomme-vault)"))
         #expect(try JSON.parse(CLI.run(["status", "--json", "--vault", vault]).stdout)["source"] == .null)
         #expect(CLI.run(["import", "--stdin", "--yes", "--no-check"] + options, stdin: Sample.configB).status == 0)
-        #expect(CLI.run(["status", "--vault", vault]).out.contains("source:   a plain code (unauthenticated"))
+        #expect(CLI.run(["status", "--vault", vault]).out.contains("source:        a plain code (unauthenticated"))
         #expect(try JSON.parse(CLI.run(["status", "--json", "--vault", vault]).stdout)["source"]?["kind"]?.stringValue == "plain")
     }
 

@@ -17,11 +17,11 @@ struct SealedTerminalTests {
         let options = child.options.map { "'\($0)'" }.joined(separator: " ")
 
         let first = TmuxSession(box, command: "\"$LV\" import --stdin \(options) < '\(code)'")
-        first.wait(for: "Is \(parentPrint) the issuer fingerprint the parent's screen shows? Store it and pin it?")
+        first.wait(for: "Is \(parentPrint) the issuer fingerprint the parent's machine shows (under the code, or with `lomme-vault key --issuer`)? Store it and pin it?")
         first.type("y")
         first.wait(for: "EXIT=")
         #expect(first.screen.contains("EXIT=0"), "\(first.screen)")
-        #expect(SealedAttackTests.status(child).contains("pinned:   \(parentPrint)"))
+        #expect(SealedAttackTests.status(child).contains("pinned issuer: \(parentPrint)"))
 
         let plain = box.write("plain.json", Sample.configB)
         let before = readFile(box.path + "/child/vault")

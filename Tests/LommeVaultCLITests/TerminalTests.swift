@@ -116,6 +116,8 @@ struct TerminalTests {
         tty.type(phrase)
         tty.wait(for: "Repeat it:", count: 2)
         tty.type(phrase)
+        tty.wait(for: "Will this machine receive codes (a child's)? [y/N]")
+        tty.type("n")
         tty.wait(for: "EXIT=")
         let screen = tty.screen
         #expect(screen.contains("EXIT=0") && screen.contains("Created the vault"), "\(screen)")

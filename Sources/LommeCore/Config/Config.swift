@@ -121,39 +121,69 @@ extension Config {
 extension Config {
     /// The spec's field rules. Each failure names the field and the rule.
     package func validate(checksums: Bool = true) throws(LommeError) {
-        func refuse(_ message: String) -> LommeError { LommeError.refused(message) }
+        try Config.check(clientId: clientId)
+        try Config.check(clientSecret: clientSecret)
+        // Every other rule before the check digits, so a config failing both kinds names the first.
+        try Config.check(userId: userId, checksums: false)
+        try Config.check(accountNr: accountNr, checksums: false)
+        for member in extras {
+            if Config.fieldNames.contains(member.key) || member.key.isEmpty {
+                throw LommeError.refused("the field name \"\(JSON.printable(member.key))\" is not allowed as an extra field")
+            }
+            if case .string(let text) = member.value {
+                try Config.check(extra: member.key, text)
+            }
+        }
+        guard checksums else { return }
+        try Config.check(userId: userId, checksums: true)
+        try Config.check(accountNr: accountNr, checksums: true)
+    }
+
+    /// The rules of one field, so a field can be checked as it is typed (`issue`'s questions).
+    package static func check(clientId: String) throws(LommeError) {
         if clientId.isEmpty { throw refuse("clientId is empty; it must be 1 to 200 printable ASCII characters") }
         if clientId.count > 200 { throw refuse("clientId is \(clientId.count) characters long; at most 200 are allowed") }
         if !clientId.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) {
             throw refuse("clientId holds a character that is not printable ASCII; only A–Z, a–z, 0–9 and ASCII punctuation are allowed")
         }
+    }
+
+    package static func check(clientSecret: String) throws(LommeError) {
         if clientSecret.isEmpty { throw refuse("clientSecret is empty; it must be 1 to 500 characters") }
         if clientSecret.count > 500 { throw refuse("clientSecret is \(clientSecret.count) characters long; at most 500 are allowed") }
         if clientSecret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw refuse("clientSecret holds a control character (such as NUL or a line break); it cannot be passed to programs safely")
         }
+    }
+
+    /// `userId` as stored (spaces and dots already removed); `checksums: false` skips only the mod-11 rule.
+    package static func check(userId: String, checksums: Bool) throws(LommeError) {
         if userId.count != 11 || !userId.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw refuse("userId must be an 11-digit Norwegian national id (fødselsnummer or D-number)")
         }
+        if checksums && !NorwegianNumbers.isValidNationalId(userId) {
+            throw refuse("userId fails the national id check digits (mod 11); check the number, or use --no-check for a test number")
+        }
+    }
+
+    /// `accountNr` as stored (spaces and dots already removed); `checksums: false` skips only the mod-11 rule.
+    package static func check(accountNr: String, checksums: Bool) throws(LommeError) {
         if accountNr.count != 11 || !accountNr.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw refuse("accountNr must be an 11-digit Norwegian account number, like 1234 56 78903")
         }
-        for member in extras {
-            if Config.fieldNames.contains(member.key) || member.key.isEmpty {
-                throw refuse("the field name \"\(JSON.printable(member.key))\" is not allowed as an extra field")
-            }
-            if case .string(let text) = member.value, text.unicodeScalars.contains(where: { $0.value == 0 }) {
-                throw refuse("the field \(JSON.printable(member.key)) holds a NUL character")
-            }
-        }
-        guard checksums else { return }
-        if !NorwegianNumbers.isValidNationalId(userId) {
-            throw refuse("userId fails the national id check digits (mod 11); check the number, or use --no-check for a test number")
-        }
-        if !NorwegianNumbers.isValidAccountNumber(accountNr) {
+        if checksums && !NorwegianNumbers.isValidAccountNumber(accountNr) {
             throw refuse("accountNr fails the account number check digit (mod 11); check the number, or use --no-check for a test number")
         }
     }
+
+    /// A text extra field (`name`, `tokenUrl`, …): anything but NUL.
+    package static func check(extra name: String, _ text: String) throws(LommeError) {
+        if text.unicodeScalars.contains(where: { $0.value == 0 }) {
+            throw refuse("the field \(JSON.printable(name)) holds a NUL character")
+        }
+    }
+
+    private static func refuse(_ message: String) -> LommeError { LommeError.refused(message) }
 }
 
 // MARK: - Showing

@@ -15,16 +15,16 @@ package struct ReceivingKey: Sendable, Equatable {
         let trimmed = text.trimmingASCIIWhitespace()
         guard let data = Bech32.decode(trimmed, prefix: ReceivingKey.textPrefix), let key = ReceivingKey(bytes: data) else {
             if trimmed.lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
-                throw LommeError.usage("the device key has a typo (its checksum does not match); copy it again from 'lomme-vault key'")
+                throw LommeError.usage("the receiving key has a typo (its checksum does not match); copy it again from `lomme-vault key`")
             }
-            throw LommeError.usage("that is not a device key; it starts with lvk1 — run 'lomme-vault key' on the child's device")
+            throw LommeError.usage("that is not a receiving key (one starts with lvk1); run `lomme-vault key` on the child's device")
         }
         guard PublicKeyCrypto.isUsableBoxKey(key.bytes) else { throw LommeError.usage(ReceivingKey.unusableMessage) }
         self = key
     }
 
     package static let unusableMessage =
-        "the device key is not a usable X25519 key (all zeros or a low-order point, which would give a code anyone can read or no one can open); copy the key again from 'lomme-vault key' on the child's device"
+        "the receiving key is not a usable X25519 key (all zeros or a low-order point, which would give a code anyone can read or no one can open); copy the key again from `lomme-vault key` on the child's device"
 
     package var text: String { Bech32.encode(prefix: ReceivingKey.textPrefix, data: bytes) }
 

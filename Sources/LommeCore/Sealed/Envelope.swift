@@ -115,7 +115,7 @@ package struct Envelope: Sendable, Equatable {
     package func open(with device: ReceivingKeyPair, now: Int64, checksums: Bool = true) throws(LommeError) -> SealedContent {
         guard recipientKeyId == device.publicKey.keyId else {
             throw LommeError.refused(
-                "this code was sealed to another device, not to this one (\(device.publicKey.fingerprint)); ask for a code issued to 'lomme-vault key' of this device")
+                "this code was sealed to another device, not to this one (receiving key \(device.publicKey.fingerprint)); ask for a code issued to what `lomme-vault key` prints on this device")
         }
         guard var inner = PublicKeyCrypto.openSealed(sealedBox, publicKey: device.publicKey.bytes, secretKey: device.secretKey) else {
             throw LommeError.refused("the sealed code cannot be opened with this device's key; it is damaged or was tampered with")

@@ -73,7 +73,7 @@ package struct SealedImport: Sendable {
         var lines = ["Sealed to this device; issued \(VaultContents.timestamp(Int(envelope.issued))), expires \(VaultContents.timestamp(Int(envelope.expires)))."]
         switch issuer {
         case .firstUse:
-            lines.append("Issuer \(print): first sealed code on this device; it will be pinned, and later codes must come from the same issuer. Compare it with the issuer fingerprint the parent's `lomme-vault issue` printed under the code.")
+            lines.append("Issuer \(print): first sealed code on this device; it will be pinned, and later codes must come from the same issuer. Compare it with the issuer fingerprint on the parent's machine: `lomme-vault issue` printed it under the code, and `lomme-vault key --issuer` prints it there any time.")
         case .expected:
             lines.append("Issuer \(print) (as --expect-issuer said); it will be pinned.")
         case .pinned:
@@ -86,6 +86,6 @@ package struct SealedImport: Sendable {
 
     /// The question asked on a terminal before storing.
     package var question: String {
-        issuer == .firstUse ? "Is \(content.issuerFingerprint) the issuer fingerprint the parent's screen shows? Store it and pin it?" : "Store it?"
+        issuer == .firstUse ? "Is \(content.issuerFingerprint) the issuer fingerprint the parent's machine shows (under the code, or with `lomme-vault key --issuer`)? Store it and pin it?" : "Store it?"
     }
 }

@@ -2,7 +2,7 @@ import Glibc
 import LommeCore
 
 /// Where `issue` gets the config from: a JSON file, standard input, or questions through
-/// the interaction (the secret typed with echo off). Never from argv.
+/// the interaction (ConfigQuestions.swift; the secret typed with echo off). Never from argv.
 package enum ConfigInput {
     /// The largest config file read; a config is a few hundred bytes.
     package static let maximumSize = 64 * 1024
@@ -16,22 +16,6 @@ package enum ConfigInput {
         } catch {
             throw LommeError(error.code, "\(name): \(error.message)")
         }
-    }
-
-    /// Asks for the four fields (the secret without echo).
-    package static func ask(checksums: Bool, _ interaction: any Interaction) throws(LommeError) -> Config {
-        guard interaction.canAsk else {
-            throw LommeError.usage("no terminal to ask for the config on; give it as JSON with --from FILE or --from -")
-        }
-        let clientId = try interaction.ask("clientId: ")
-        let clientSecret = try interaction.askSecret("clientSecret (not shown): ").withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        let userId = try interaction.ask("userId (national id, 11 digits): ")
-        let accountNr = try interaction.ask("accountNr (11 digits): ")
-        let config = Config(
-            clientId: clientId, clientSecret: clientSecret,
-            userId: NorwegianNumbers.normalize(userId), accountNr: NorwegianNumbers.normalize(accountNr))
-        try config.validate(checksums: checksums)
-        return config
     }
 
     /// Reads a whole file, or standard input for `-`, refusing more than `limit` bytes.

@@ -71,7 +71,7 @@ package struct ImportService {
         }
         let opened = try Session.open(context, request.unlock)
         guard let identity = try opened.contents.deviceIdentity() else {
-            throw LommeError.refused("this vault has no device key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
+            throw LommeError.refused("this vault has no receiving key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
         }
         let now = Int64(time(nil))
         let check = try sealedCheck(text, identity: identity, now: now)
@@ -80,7 +80,7 @@ package struct ImportService {
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.
-            guard var current = try contents.deviceIdentity() else { throw LommeError.refused("the vault's device key disappeared; nothing was stored") }
+            guard var current = try contents.deviceIdentity() else { throw LommeError.refused("the vault's receiving key disappeared; nothing was stored") }
             let recheck = try sealedCheck(text, identity: current, now: now)
             recheck.record(in: &current, now: VaultContents.timestamp())
             contents.device = current.json

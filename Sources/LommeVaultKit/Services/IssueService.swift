@@ -13,7 +13,7 @@ package struct IssueService {
     package func issuerKeys(_ options: UnlockOptions) throws(LommeError) -> SigningKeyPair {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "sealing a code needs a vault of your own for the signing key, and there is none at \(store.path): run `lomme-vault init` first")
+            throw LommeError(.notFound, "sealing a code needs a vault of your own for the issuer key, and there is none at \(store.path): run `lomme-vault init` first")
         }
         return try Provisioning.deviceIdentity(Session.open(context, options)).identity.signing
     }
@@ -23,7 +23,7 @@ package struct IssueService {
     package static func payload(_ config: Config, sealedTo recipient: ReceivingKey?, issuer: SigningKeyPair?,
                                 now: Int64, lifetime: Int64) throws(LommeError) -> String {
         guard let recipient else { return PlainPayload.encode(config) }
-        guard let issuer else { throw LommeError.failure("sealing a code needs this vault's signing key") }
+        guard let issuer else { throw LommeError.failure("sealing a code needs this vault's issuer key") }
         return try Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: lifetime)
     }
 }

@@ -15,17 +15,17 @@ package enum Provisioning {
         return (made, true)
     }
 
-    /// The receiving key from the vault's header, without opening it (a v2 vault that has
-    /// device keys): public, shown on a locked vault. Unauthenticated until the next open,
-    /// whose key check covers it: a key swapped in the file makes that open fail (exit 5).
-    /// With an unlocked session the check is made now. Nil when the header has none.
-    package static func publicReceivingKey(_ context: VaultContext) throws(LommeError) -> ReceivingKey? {
+    /// The public keys in the vault's header, without opening it (a v2 vault): shown on a
+    /// locked vault. Unauthenticated until the next open, whose key check covers them: a key
+    /// swapped in the file makes that open fail (exit 5). With an unlocked session the check
+    /// is made now. Nil for a version 1 file.
+    package static func publicKeys(_ context: VaultContext) throws(LommeError) -> VaultPublicKeys? {
         let sealed = try VaultFormat.parse(try context.store.read())
-        guard let bytes = sealed.publicKeys?.receiving, let key = ReceivingKey(bytes: bytes) else { return nil }
+        guard let keys = sealed.publicKeys else { return nil }
         if let (master, _) = Session.fromKeyring(context, sealed, refresh: false) {
             _ = try VaultFormat.open(sealed, master: master)  // exit 5 when the header was changed
         }
-        return key
+        return keys
     }
 
     /// A new vault holding `contents` and device keys, sealed under a new passphrase from

@@ -94,7 +94,7 @@ package enum TokenService {
         }
         switch failure {
         case .noLibrary(let detail):
-            return LommeError.failure("`token` needs libcurl: \(detail)")
+            return LommeError.failure("`lomme-vault token` needs libcurl: \(detail)")
         case .unreachable(let detail):
             return LommeError(.token, "cannot reach \(endpoint): \(detail)")
         case .timeout:

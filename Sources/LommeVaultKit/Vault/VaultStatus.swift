@@ -15,7 +15,8 @@ package struct VaultStatus: Sendable {
     package var created: String?
     package var updated: String?
     package var hasPrevious = false
-    /// Fingerprints of this device's receiving and signing keys, and of the pinned issuer.
+    /// Fingerprints of this machine's receiving key and issuer (signing) key, and of the
+    /// pinned issuer: `receivingKey`, `issuer` and `pinnedIssuer` in `status --json`.
     package var receivingKey: String?
     package var signingKey: String?
     package var pinnedIssuer: String?
@@ -63,37 +64,43 @@ package struct VaultStatus: Sendable {
         return status
     }
 
+    /// `label:` padded so the values line up (the widest label is "receiving key").
+    static func row(_ label: String, _ value: String) -> String {
+        label + ":" + String(repeating: " ", count: max(1, 14 - label.count)) + value
+    }
+
     package var lines: [String] {
-        var out = ["vault:    \(path)"]
-        guard exists else { return out + ["state:    no vault (create one with `lomme-vault init` or `lomme-vault import`)"] }
-        if let limits { out.append("kdf:      \(limits)") }
+        let row = VaultStatus.row
+        var out = [row("vault", path)]
+        guard exists else { return out + [row("state", "no vault (create one with `lomme-vault init` or `lomme-vault import`)")] }
+        if let limits { out.append(row("kdf", "\(limits)")) }
         if let keyringProblem {
-            out.append("state:    locked (the kernel keyring is not available here: \(keyringProblem))")
+            out.append(row("state", "locked (the kernel keyring is not available here: \(keyringProblem))"))
         } else if unlocked, let idle, let deadline {
             let left = deadline > UInt64(time(nil)) ? deadline - UInt64(time(nil)) : 0
             let kernel = kernelTimeout.map { ", \($0) left now" } ?? ""
-            out.append("state:    unlocked (locks after \(DurationText.format(UInt64(idle))) without use\(kernel); in \(DurationText.format(left)) at the latest)")
+            out.append(row("state", "unlocked (locks after \(DurationText.format(UInt64(idle))) without use\(kernel); in \(DurationText.format(left)) at the latest)"))
         } else {
-            out.append("state:    locked")
+            out.append(row("state", "locked"))
         }
-        if let fields { out.append("fields:   " + (fields.isEmpty ? "(no config imported yet)" : fields.joined(separator: ", "))) }
-        else if exists { out.append("fields:   (unlock to list them)") }
+        if let fields { out.append(row("fields", fields.isEmpty ? "(no config imported yet)" : fields.joined(separator: ", "))) }
+        else if exists { out.append(row("fields", "(unlock to list them)")) }
         if let fields, !fields.isEmpty {
-            out.append("source:   " + (source?.description ?? "not recorded (stored by an older lomme-vault)"))
+            out.append(row("source", source?.description ?? "not recorded (stored by an older lomme-vault)"))
         }
-        if let created { out.append("created:  \(created)") }
-        if let updated { out.append("updated:  \(updated)\(hasPrevious ? " (the previous config is kept)" : "")") }
+        if let created { out.append(row("created", created)) }
+        if let updated { out.append(row("updated", "\(updated)\(hasPrevious ? " (the previous config is kept)" : "")")) }
         if let receivingKey, let signingKey {
-            out.append("device:   receiving key \(receivingKey) (`lomme-vault key` shows it)")
-            out.append("issuer:   signing key \(signingKey) (what a child checks after importing a code you sealed)")
-            out.append("pinned:   " + (pinnedIssuer.map { "\($0) (sealed codes are accepted from this issuer only)" } ?? "no issuer yet"))
+            out.append(row("receiving key", "\(receivingKey) (a parent seals codes to it with `lomme-vault issue --to`; `lomme-vault key` prints it)"))
+            out.append(row("issuer", "\(signingKey) (this machine's: a child compares it when importing a code issued here)"))
+            out.append(row("pinned issuer", pinnedIssuer.map { "\($0) (sealed codes are accepted from this issuer only)" } ?? "none yet"))
         } else if unlocked {
-            out.append("device:   no device key yet (`lomme-vault key` makes one)")
+            out.append(row("receiving key", "none yet (`lomme-vault key` makes this machine's keys)"))
         } else {
-            out.append("device:   (unlock to see the device key fingerprints)")
+            out.append(row("receiving key", "(unlock to see the receiving key and issuer fingerprints)"))
         }
         if !slots.isEmpty {
-            out.append("slots:    " + slots.map { "\($0.id) \($0.kind) (\($0.details))" }.joined(separator: "; ") + " (`lomme-vault slots`)")
+            out.append(row("slots", slots.map { "\($0.id) \($0.kind) (\($0.details))" }.joined(separator: "; ") + " (`lomme-vault slots`)"))
         }
         return out
     }
@@ -118,9 +125,8 @@ package struct VaultStatus: Sendable {
         if unlocked { members.append(JSON.Member("previous", .bool(hasPrevious))) }
         if let fields, !fields.isEmpty { members.append(JSON.Member("source", source?.statusJSON ?? .null)) }
         if let receivingKey { members.append(JSON.Member("receivingKey", .string(receivingKey))) }
-        if let signingKey { members.append(JSON.Member("signingKey", .string(signingKey))) }
+        if let signingKey { members.append(JSON.Member("issuer", .string(signingKey))) }
         if let pinnedIssuer { members.append(JSON.Member("pinnedIssuer", .string(pinnedIssuer))) }
-        members.append(JSON.Member("deviceKey", .null))
         if !slots.isEmpty { members.append(JSON.Member("slots", .array(slots.map(\.json)))) }
         return .object(members)
     }

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// What `import` does with a file that is not a picture, and with several photos.
+@Suite("Import input: JSON files and several photos")
+struct ImportInputTests {
+    let phrase = "import input passphrase 7"
+
+    /// A white picture without a code.
+    static func blank(in box: CLI.Sandbox) -> String {
+        let path = box.path + "/blank.png"
+        #expect(CLI.run([], shell: "convert -size 120x120 xc:white '\(path)'").status == 0)
+        return path
+    }
+
+    @Test func aJSONFileIsToldToGoThroughStandardInput() {
+        let box = CLI.Sandbox()
+        box.write("config.json", Sample.configB)
+        let result = CLI.run(["import", "config.json", "--vault", box.vault, "--yes"], shell: "cd '\(box.path)' && exec \"$LV\" \"$@\"")
+        #expect(result.status == 2)
+        #expect(result.stderr == "lomme-vault: config.json is a JSON file, not a picture; import it with `lomme-vault import --stdin < config.json`\n")
+        #expect(!FileManager.default.fileExists(atPath: box.vault))
+        // What the message says works.
+        let pw = box.write("pw", phrase)
+        let piped = CLI.run(["import", "--stdin", "--no-check", "--yes", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configB)
+        #expect(piped.status == 0, "\(piped.stderr)")
+    }
+
+    @Test func thePhotosAreTriedInOrderAndTheFirstConfigWins() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", phrase)
+        let blank = Self.blank(in: box)
+        let a = CLI.qrImage(Sample.configA, in: box, name: "a")
+        let b = CLI.qrImage(Sample.configB, in: box, name: "b")
+        let options = ["--no-check", "--yes", "--vault", box.vault, "--passphrase-file", pw]
+        let result = CLI.run(["import", blank, b, a] + options)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Skipped: no QR code found in \(blank)"))
+        #expect(result.stderr.contains("Using the code in \(b) (the first photo holding a config; 1 more not read)."))
+        #expect(CLI.run(["get", "clientId", "-n"] + options.dropFirst(2)).out == "client-B")
+    }
+
+    @Test func noPhotoHoldingAConfigIsOneLineNamingEach() {
+        let box = CLI.Sandbox()
+        let blank = Self.blank(in: box)
+        let json = box.write("config.json", Sample.configB)
+        let result = CLI.run(["import", blank, json, "--vault", box.vault, "--yes"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("lomme-vault: none of the 2 photos holds a lomme-vault config: no QR code found in \(blank)"))
+        #expect(result.stderr.contains("is a JSON file, not a picture"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: box.vault))
+    }
+}
