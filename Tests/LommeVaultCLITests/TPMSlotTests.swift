@@ -75,6 +75,15 @@ struct TPMSlotTests {
         m.unlocksWithTheTPM()
     }
 
+    /// With a slot with a PIN (enrolled first) and one without, no question is needed.
+    @Test func aSlotWithoutAPINIsTriedFirst() throws {
+        let m = try Machine()
+        #expect(m.run(["enroll", "tpm2", "--pin-file", m.pin, "--passphrase-file", m.pw]).status == 0)
+        #expect(m.run(["enroll", "tpm2", "--passphrase-file", m.pw]).status == 0)
+        m.unlocksWithTheTPM()
+        #expect(m.run(["slots", "--json"]).out.contains(#""id":2,"kind":"tpm2","details":"no PIN, no PCRs","created""#))
+    }
+
     @Test func aCopyOnAnotherMachineOpensOnlyWithThePassphrase() throws {
         let m = try Machine()
         #expect(m.run(["enroll", "tpm2", "--passphrase-file", m.pw]).status == 0)
