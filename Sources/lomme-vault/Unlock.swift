@@ -20,10 +20,7 @@ struct Unlock: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        guard let seconds = DurationText.parse(timeout), seconds > 0 else {
-            throw ValidationError("--timeout takes a duration such as 90s, 10m or 2h")
-        }
-        if seconds > Session.hardLimit { throw ValidationError("--timeout can be at most 12h") }
+        _ = try DurationOption.seconds(timeout, option: "--timeout", atMost: Session.hardLimit)
     }
 
     func run() throws {

@@ -11,6 +11,8 @@ package struct VaultStatus: Sendable {
     package var deadline: UInt64?
     package var kernelTimeout: String?
     package var keyringProblem: String?
+    /// How `lines` says it: turned off, or refused by the kernel.
+    package var keyringSummary: String?
     package var fields: [String]?
     package var created: String?
     package var updated: String?
@@ -32,6 +34,7 @@ package struct VaultStatus: Sendable {
             _ = try context.keyring.find(Session.keyDescription(salt: sealed.header.salt))
         } catch {
             status.keyringProblem = error.reason
+            status.keyringSummary = error.summary
         }
         if status.keyringProblem == nil, let (master, state) = Session.fromKeyring(context, sealed, refresh: false) {
             status.unlocked = true
@@ -57,8 +60,8 @@ package struct VaultStatus: Sendable {
         var out = ["vault:    \(path)"]
         guard exists else { return out + ["state:    no vault (create one with `lomme-vault init` or `lomme-vault import`)"] }
         if let limits { out.append("kdf:      \(limits)") }
-        if let keyringProblem {
-            out.append("state:    locked (the kernel keyring is not available here: \(keyringProblem))")
+        if let keyringSummary {
+            out.append("state:    locked; \(keyringSummary)")
         } else if unlocked, let idle, let deadline {
             let left = deadline > UInt64(time(nil)) ? deadline - UInt64(time(nil)) : 0
             let kernel = kernelTimeout.map { ", \($0) left now" } ?? ""
