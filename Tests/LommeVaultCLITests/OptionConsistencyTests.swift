@@ -28,7 +28,7 @@ struct OptionConsistencyTests {
         }
     }
 
-    @Test("the same durations everywhere: token --timeout 5s and issue --expires 1h30m are taken; nonsense is 64 with one line")
+    @Test("the same durations everywhere: token --timeout 5s is taken as unlock takes it; nonsense is 64")
     func oneDurationParser() {
         let box = CLI.Sandbox()
         let missing = ["--vault", box.path + "/none/vault"]
