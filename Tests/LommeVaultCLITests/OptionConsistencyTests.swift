@@ -7,13 +7,8 @@ import Testing
 /// each command accepting only the options it uses (issue 14, items 6 and 9).
 @Suite("Options: durations, names, exit codes")
 struct OptionConsistencyTests {
-    func made(_ box: CLI.Sandbox) -> (pw: String, v: [String]) {
-        let pw = box.write("pw", "options passphrase 42\n")
-        let v = ["--vault", box.vault]
-        let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--passphrase-file", pw] + v, stdin: Sample.configA)
-        #expect(r.status == 0, "\(r.stderr)")
-        return (pw, v)
-    }
+    /// A vault holding Sample.configA, made as the keyring tests make theirs.
+    func made(_ box: CLI.Sandbox) -> (pw: String, v: [String]) { KeyringTests().made(box) }
 
     @Test("unlock reports the --timeout it was given: 90s is 1m30s, 1h30m is 1h30m")
     func unlockReportsTheDurationAsMeant() {
