@@ -25,12 +25,11 @@ struct Exec: ParsableCommand {
 
     func validate() throws {
         if command.isEmpty { throw ValidationError("give the command to run after --, e.g. lomme-vault exec -- ./client") }
-        if let tokenURL {
-            do { _ = try TokenURL(tokenURL, source: "--token-url") } catch { throw ValidationError(error.message) }
-        }
+        try TokenURLOption.validate(tokenURL, option: "--token-url")
     }
 
     func run() throws {
+        let explicit = try TokenURLOption.resolve(tokenURL, option: "--token-url")
         let context = try vault.prepare()
         let opened = try Session.open(context, vault.unlockOptions)
         let config = try VaultReader.config(opened)
@@ -38,7 +37,6 @@ struct Exec: ParsableCommand {
             setenv(name, value, 1)
         }
         if token || tokenURL != nil {
-            let explicit = try tokenURL.map { text throws(LommeError) in try TokenURL(text, source: "--token-url") }
             let outcome = try TokenService.obtain(context, opened, config: config, explicitURL: explicit, refresh: false)
             setenv("LOMME_ACCESS_TOKEN", outcome.token.accessToken, 1)
         }

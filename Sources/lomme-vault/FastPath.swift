@@ -62,7 +62,7 @@ enum FastPath {
         case .version:
             Terminal.output(LommeVersion.string + "\n")
         case let .get(field, vault, never, always, noPrompt):
-            let context = try VaultOptions.prepare(vault: vault)
+            let context = try VaultLocation.prepare(vault: vault)
             let config = try VaultReader.config(context, UnlockOptions(source: .terminal, noPrompt: noPrompt))
             try Get.show(field, of: config, newline: NewlineOptions.wanted(never: never, always: always))
         }

@@ -55,11 +55,12 @@ struct Issue: ParsableCommand {
 
     @OptionGroup var vault: VaultOptions
 
+    /// A sealed code lives at most 30 days.
+    static let longestExpiry: UInt32 = 30 * 86400
+
     func validate() throws {
         if to != nil && toImage != nil { throw ValidationError("give --to or --to-image, not both") }
-        guard let seconds = DurationText.parse(expires), seconds > 0, seconds <= 30 * 86400 else {
-            throw ValidationError("--expires takes a duration from 1s to 30d, such as 30m, 24h or 7d")
-        }
+        _ = try DurationOption.seconds(expires, option: "--expires", atMost: Self.longestExpiry)
         if let output, !output.lowercased().hasSuffix(".png"), !output.lowercased().hasSuffix(".svg") {
             throw ValidationError("--output must end in .png or .svg")
         }

@@ -12,7 +12,7 @@ struct Lock: ParsableCommand {
             """)
 
     @Flag(name: .customLong("all"), help: "Forget every lomme-vault session and cached token of this user.") var all = false
-    @OptionGroup var vault: VaultOptions
+    @OptionGroup var vault: VaultLocation
 
     func validate() throws {
         if all && vault.vault != nil { throw ValidationError("--all locks every vault; leave out --vault") }
@@ -23,7 +23,8 @@ struct Lock: ParsableCommand {
         let service = UnlockService(context)
         switch all ? service.lockAll() : try service.lock() {
         case .keyringUnavailable(let reason):
-            Terminal.info("The kernel keyring is not available here (\(reason)); \(all ? "nothing is" : "the vault is") never kept unlocked.")
+            let problem = Keyring.Unavailable(reason: reason, turnedOff: context.keyring.disabled)
+            Terminal.info("Nothing to lock: \(problem.summary), so \(all ? "nothing is" : "the vault is") never kept unlocked.")
         case .forgot(let sessions, let tokens) where all:
             Terminal.info("Forgot \(sessions) unlocked session\(sessions == 1 ? "" : "s") of this user." + Lock.forgotten(tokens))
         case .forgot(let sessions, let tokens):

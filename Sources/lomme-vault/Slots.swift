@@ -10,7 +10,7 @@ struct Slots: ParsableCommand {
     )
 
     @Flag(name: .customLong("json"), help: "Print the slots as JSON.") var json = false
-    @OptionGroup var vault: VaultOptions
+    @OptionGroup var vault: VaultLocation
 
     func run() throws {
         let (_, slots) = try SlotService(try vault.prepare()).list()

@@ -10,7 +10,7 @@ struct Status: ParsableCommand {
     )
 
     @Flag(name: .customLong("json"), help: "Print the status as JSON.") var json = false
-    @OptionGroup var vault: VaultOptions
+    @OptionGroup var vault: VaultLocation
 
     func run() throws {
         let report = try VaultStatus.read(try vault.prepare())

@@ -8,7 +8,7 @@ struct Token: ParsableCommand {
         commandName: "token",
         abstract: "Print an OAuth 2.0 access token (client credentials), cached in the kernel keyring until it expires.",
         discussion: """
-            POSTs grant_type=client_credentials to the token URL (--url, else the config's tokenUrl) \
+            POSTs grant_type=client_credentials to the token URL (--token-url, else the config's tokenUrl) \
             with HTTP Basic authentication: the client id and secret, each form-urlencoded, then \
             base64. The token goes to stdout with nothing else (a newline only when stdout is a \
             terminal; -n never, --newline always); --json prints {"access_token", "token_type", \
@@ -36,37 +36,44 @@ struct Token: ParsableCommand {
               … answered, but not with a token: WHY   (not JSON, no access_token,
                 not Bearer, a bad expires_in, larger than 64 KiB)
             Exit 1: no token URL, a refused URL (plain http:// off loopback, a \
-            password in it), libcurl missing. Exit 64: a bad --url. Exits 3, 4, 5 and 6 \
-            as for `get` when the vault must be opened.
+            password in it; refused before any connection), libcurl missing. Exit 64: a \
+            --token-url that is not an http(s) URL, a bad --timeout. Exits 3, 4, 5 and 6 as \
+            for `get` when the vault must be opened. --url is the old name of --token-url, \
+            still accepted.
             """
     )
 
-    @Option(name: .customLong("url"), help: ArgumentHelp("The token endpoint (default: the config's tokenUrl).", valueName: "url"))
-    var url: String?
+    @Option(name: .customLong("token-url"), help: ArgumentHelp("The token endpoint (default: the config's tokenUrl).", valueName: "url"))
+    var tokenURL: String?
+    /// The old name of --token-url (as `exec` names it), kept for scripts; deprecated.
+    @Option(name: .customLong("url"), help: .hidden) var oldURL: String?
     @Flag(name: .customLong("refresh"), help: "Ignore and replace a cached token.") var refresh = false
     @Flag(name: .customLong("json"), help: "Print access_token, token_type and expires_in (seconds left) as JSON.") var json = false
-    @Option(name: .customLong("timeout"), help: ArgumentHelp("Give up after this many seconds (connecting: 5 at most).", valueName: "seconds"))
-    var timeout: Double = 20
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Give up after this long in all: 20s, 90s, 2m (at most 10m; connecting takes 5s at most).", valueName: "duration"))
+    var timeout = "20s"
     @OptionGroup var newline: NewlineOptions
     @OptionGroup var vault: VaultOptions
 
+    static let longestTimeout: UInt32 = 600
+
+    /// `--token-url`, or the old `--url`.
+    var givenURL: (text: String, option: String)? {
+        tokenURL.map { ($0, "--token-url") } ?? oldURL.map { ($0, "--url") }
+    }
+
     func validate() throws {
-        if let url {
-            do {
-                _ = try TokenURL(url, source: "--url")
-            } catch {
-                throw ValidationError(error.message)
-            }
-        }
-        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout takes seconds, more than 0 and at most 600") }
+        if tokenURL != nil && oldURL != nil { throw ValidationError("give the token URL once, with --token-url (--url is its old name)") }
+        try TokenURLOption.validate(givenURL?.text, option: givenURL?.option ?? "")
+        _ = try DurationOption.seconds(timeout, option: "--timeout", atMost: Self.longestTimeout)
     }
 
     func run() throws {
+        let explicit = try TokenURLOption.resolve(givenURL?.text, option: givenURL?.option ?? "")
         let context = try vault.prepare()
-        let explicit = try url.map { text throws(LommeError) in try TokenURL(text, source: "--url") }
         let opened = try Session.open(context, vault.unlockOptions)
+        let total = Double(DurationText.parse(timeout)!)
         let outcome = try TokenService.obtain(context, opened, config: try VaultReader.config(opened), explicitURL: explicit,
-                                              refresh: refresh, timeouts: .init(connect: 5, total: timeout))
+                                              refresh: refresh, timeouts: .init(connect: 5, total: total))
         if json {
             let document = JSON.object([
                 JSON.Member("access_token", .string(outcome.token.accessToken)),

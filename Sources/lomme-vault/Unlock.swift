@@ -25,10 +25,7 @@ struct Unlock: ParsableCommand {
     func validate() throws {
         guard with == "passphrase" || with == "tpm2" else { throw ValidationError("--with takes passphrase or tpm2") }
         if pin.given && with != "tpm2" { throw ValidationError("--pin-fd and --pin-file go with --with tpm2") }
-        guard let seconds = DurationText.parse(timeout), seconds > 0 else {
-            throw ValidationError("--timeout takes a duration such as 90s, 10m or 2h")
-        }
-        if seconds > Session.hardLimit { throw ValidationError("--timeout can be at most 12h") }
+        _ = try DurationOption.seconds(timeout, option: "--timeout", atMost: Session.hardLimit)
     }
 
     func run() throws {

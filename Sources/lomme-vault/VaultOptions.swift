@@ -3,11 +3,41 @@ import Glibc
 import LommeCore
 import LommeVaultKit
 
-/// Options every vault command takes.
-struct VaultOptions: ParsableArguments {
+/// Where the vault is: `--vault`, for every vault command (`status` and `lock` take only this).
+struct VaultLocation: ParsableArguments {
     @Option(name: .customLong("vault"), help: ArgumentHelp("The vault file (default: $LOMME_VAULT, else $XDG_DATA_HOME/lomme-vault/vault).", valueName: "path"))
     var vault: String?
 
+    /// Turns core dumps and ptrace off, and builds what the services work with: the
+    /// settings from --vault and the environment, and the terminal to ask on.
+    func prepare() throws(LommeError) -> VaultContext { try Self.prepare(vault: vault) }
+
+    /// `prepare()` for a `--vault` value found without ArgumentParser (FastPath).
+    static func prepare(vault: String?) throws(LommeError) -> VaultContext {
+        Hardening.apply()
+        var environment: [String: String] = [:]
+        for name in VaultSettings.environmentNames {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return VaultContext(settings: try VaultSettings(option: vault, environment: environment), interaction: TerminalInteraction())
+    }
+}
+
+/// The vault and how to get its passphrase: for the commands that open it.
+struct VaultOptions: ParsableArguments {
+    @OptionGroup var location: VaultLocation
+    @OptionGroup var passphrase: PassphraseOptions
+
+    var vault: String? { location.vault }
+    var noPrompt: Bool { passphrase.noPrompt }
+    var source: PassphraseSource { passphrase.source }
+    var unlockOptions: UnlockOptions { passphrase.unlockOptions }
+    func prepare() throws(LommeError) -> VaultContext { try location.prepare() }
+    func withholdPassphraseDescriptor() { passphrase.withholdPassphraseDescriptor() }
+}
+
+/// Where the passphrase comes from, when a command needs it.
+struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("passphrase-fd"), help: ArgumentHelp("Read the passphrase from this open file descriptor (first line).", valueName: "n"))
     var passphraseFD: Int32?
 
@@ -49,20 +79,6 @@ struct VaultOptions: ParsableArguments {
         } else {
             close(fd)
         }
-    }
-
-    /// Turns core dumps and ptrace off, and builds what the services work with: the
-    /// settings from --vault and the environment, and the terminal to ask on.
-    func prepare() throws(LommeError) -> VaultContext { try Self.prepare(vault: vault) }
-
-    /// `prepare()` for a `--vault` value found without ArgumentParser (FastPath).
-    static func prepare(vault: String?) throws(LommeError) -> VaultContext {
-        Hardening.apply()
-        var environment: [String: String] = [:]
-        for name in VaultSettings.environmentNames {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return VaultContext(settings: try VaultSettings(option: vault, environment: environment), interaction: TerminalInteraction())
     }
 }
 

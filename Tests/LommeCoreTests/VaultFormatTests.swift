@@ -154,6 +154,15 @@ struct VaultContentsTests {
         #expect(DurationText.parse("m") == nil)
         #expect(DurationText.parse("10x") == nil)
         #expect(DurationText.parse("5m3") == nil)
+        #expect(DurationText.parse("3d") == 259_200)
+        #expect(DurationText.parse("1m30s") == 90)
+        // Reported exactly, in the form parse reads back.
+        for (seconds, text) in [(0, "0s"), (45, "45s"), (90, "1m30s"), (600, "10m"), (5400, "1h30m"), (7205, "2h5s"), (129_600, "1d12h")] {
+            #expect(DurationText.format(UInt64(seconds)) == text)
+            #expect(DurationText.parse(text) == UInt32(seconds))
+        }
+        #expect(throws: LommeError.usage("--timeout can be at most 12h")) { try DurationText.parse("13h", option: "--timeout", atMost: 43_200) }
+        #expect(throws: LommeError.self) { try DurationText.parse("0", option: "--timeout", atMost: 60) }
     }
 
     @Test func calibrationStaysWithinCaps() {

@@ -57,7 +57,7 @@ struct SlotsTests {
     @Test func theLastPassphraseSlotStaysAndUnknownSlotsAreSixAndListingNeedsNoPassphrase() {
         let box = CLI.Sandbox()
         let (pw, v) = box.importedVault(phrase: "only passphrase 123")
-        let listed = CLI.run(["slots", "--no-prompt"] + v)
+        let listed = CLI.run(["slots"] + v)
         #expect(listed.status == 0 && listed.out.contains("0     passphrase"), "\(listed.out)\(listed.stderr)")
         let before = readFile(box.vault)
         expectRefusal(CLI.run(["unenroll", "0", "--passphrase-file", pw] + v), 1, "only passphrase slot")

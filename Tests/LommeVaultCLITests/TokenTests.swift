@@ -290,8 +290,8 @@ struct TokenEndToEndTests {
         }
         let none = try TokenFixture.vault(tokenURL: nil)
         let missing = none.run(["token"])
-        #expect(missing.status == 1 && missing.stderr.contains("no token URL: pass --url or put tokenUrl in the config"))
-        let usage = none.run(["token", "--url", "ftp://127.0.0.1/t"])
+        #expect(missing.status == 1 && missing.stderr.contains("no token URL: pass --token-url or put tokenUrl in the config"))
+        let usage = none.run(["token", "--token-url", "ftp://127.0.0.1/t"])
         #expect(usage.status == 64)
     }
 

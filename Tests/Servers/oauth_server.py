@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""A real OAuth 2.0 authorization server for lomme-vault's tests, built on Authlib.
+"""A real OAuth 2.0 authorization server for lomme-vault's tests, built on Authlib; also
+the engine of examples/sandbox-bank, the README tour's pretend bank.
 
 POST /token     Authlib's AuthorizationServer with its ClientCredentialsGrant; clients
                 authenticate with HTTP Basic only (client_secret_basic).
@@ -17,8 +18,10 @@ Configuration is one JSON object on standard input:
    "clients": [{"client_id": "...", "client_secret": "...", "grant_types": ["client_credentials"]}],
    "customer_id": "01010112345",
    "accounts": [{...}, ...],
-   "tls": false}        (true: https with a self-signed certificate no client trusts)
-It binds 127.0.0.1 on a free port, prints "PORT <n>" on stdout and serves until killed.
+   "tls": false,        (true: https with a self-signed certificate no client trusts)
+   "port": 0}           (0: a free port)
+It binds 127.0.0.1, prints "PORT <n>" on stdout and serves until killed, its parent goes
+away, or --max-seconds (600; 0: no limit) have passed.
 
 Client authentication: RFC 6749 §2.3.1 says the client id and secret are each
 form-urlencoded before they go into the Basic header. Authlib decodes them from 1.3 on
@@ -231,7 +234,8 @@ def broken(kind):
 # exit when the parent goes away, or after --max-seconds (600) whatever happens.
 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 parent = os.getppid()
-deadline = time.time() + (int(sys.argv[sys.argv.index("--max-seconds") + 1]) if "--max-seconds" in sys.argv else 600)
+max_seconds = int(sys.argv[sys.argv.index("--max-seconds") + 1]) if "--max-seconds" in sys.argv else 600
+deadline = time.time() + max_seconds if max_seconds > 0 else float("inf")
 
 
 def watchdog():
@@ -273,7 +277,10 @@ def self_signed_context():
     return context
 
 
-http = make_server("127.0.0.1", 0, app, threaded=True,
-                   ssl_context=self_signed_context() if settings.get("tls") else None)
+try:
+    http = make_server("127.0.0.1", int(settings.get("port", 0)), app, threaded=True,
+                       ssl_context=self_signed_context() if settings.get("tls") else None)
+except OSError as error:
+    sys.exit("cannot listen on 127.0.0.1:%s: %s" % (settings.get("port", 0), error.strerror))
 print("PORT %d" % http.server_port, flush=True)
 http.serve_forever()

@@ -1,5 +1,10 @@
-/// Durations as people write them: `90s`, `10m`, `2h`, `1h30m`, or plain seconds.
+/// Durations as people write them: `90s`, `10m`, `2h`, `1h30m`, `3d`, or plain seconds.
+/// The one parser of every option that takes a duration (`unlock --timeout`,
+/// `token --timeout`, `issue --expires`), and the one way they are reported.
 package enum DurationText {
+    /// The units, largest first: what `parse` reads and `format` writes.
+    static let units: [(letter: Character, seconds: UInt64)] = [("d", 86400), ("h", 3600), ("m", 60), ("s", 1)]
+
     package static func parse(_ text: String) -> UInt32? {
         guard !text.isEmpty else { return nil }
         if let plain = UInt32(text) { return plain }
@@ -11,15 +16,7 @@ package enum DurationText {
                 if number! > UInt64(UInt32.max) { return nil }
                 continue
             }
-            let unit: UInt64
-            switch character {
-            case "s": unit = 1
-            case "m": unit = 60
-            case "h": unit = 3600
-            case "d": unit = 86400
-            default: return nil
-            }
-            guard let value = number else { return nil }
+            guard let unit = units.first(where: { $0.letter == character })?.seconds, let value = number else { return nil }
             total += value * unit
             number = nil
             if total > UInt64(UInt32.max) { return nil }
@@ -28,11 +25,24 @@ package enum DurationText {
         return UInt32(total)
     }
 
-    /// `1h 30m`, `10m`, `45s`.
+    /// `parse` for the option named `option`: more than 0 and at most `limit` seconds, else a
+    /// usage error saying what the option takes.
+    package static func parse(_ text: String, option: String, atMost limit: UInt32) throws(LommeError) -> UInt32 {
+        guard let seconds = parse(text), seconds > 0 else {
+            throw LommeError.usage("\(option) takes a duration such as 90s, 10m, 2h or 1h30m, at most \(format(UInt64(limit))) (\"\(JSON.printable(text))\" is not one)")
+        }
+        guard seconds <= limit else { throw LommeError.usage("\(option) can be at most \(format(UInt64(limit)))") }
+        return seconds
+    }
+
+    /// Exact, in the form `parse` reads: `45s`, `1m30s`, `10m`, `1h30m`, `2h`, `1d12h`, `0s`.
     package static func format(_ seconds: UInt64) -> String {
-        if seconds < 60 { return "\(seconds)s" }
-        let hours = seconds / 3600, minutes = (seconds % 3600) / 60
-        if hours == 0 { return "\(minutes)m" }
-        return minutes == 0 ? "\(hours)h" : "\(hours)h \(minutes)m"
+        guard seconds > 0 else { return "0s" }
+        var rest = seconds, text = ""
+        for unit in units where rest >= unit.seconds {
+            text += "\(rest / unit.seconds)\(unit.letter)"
+            rest %= unit.seconds
+        }
+        return text
     }
 }

@@ -53,7 +53,7 @@ package struct UnlockService {
             let deadline = try Session.store(context.keyring, sealed, master: master, idle: idle, deadline: liveDeadline)
             return Unlocked(deadline: deadline, keptLiveSession: liveDeadline != nil)
         } catch {
-            throw LommeError.failure("the kernel keyring is not available here (\(error.reason)), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
+            throw LommeError.failure("\(error.summary), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
         }
     }
 

@@ -5,7 +5,7 @@ import LommeCore
 /// minus a margin, an hour at most, and never past the end of the unlocked session they
 /// were fetched in; `TokenService` serves one only while the vault is unlocked. One key
 /// per vault and token URL: `lomme-vault-token:` + the vault id (`Session.vaultID`) +
-/// `:` + hex(BLAKE2b-128(URL)), where the URL is `--url`'s text, or empty for "the
+/// `:` + hex(BLAKE2b-128(URL)), where the URL is `--token-url`'s text, or empty for "the
 /// config's tokenUrl". The payload also holds a fingerprint of the sealed vault file, so
 /// importing a new config (or any other write to the vault) retires the tokens of the old one.
 ///

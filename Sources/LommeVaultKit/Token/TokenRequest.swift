@@ -19,10 +19,13 @@ package struct TokenURL: Sendable, Equatable {
         return String(text[..<cut])
     }
 
-    /// Checks `text`; `source` names where it came from for the message ("--url", "the
-    /// config's tokenUrl").
-    package init(_ text: String, source: String = "the token URL") throws(LommeError) {
-        func refuse(_ why: String) -> LommeError { LommeError.failure("\(source) \(why)") }
+    /// Checks `text`; `source` names where it came from for the message ("--token-url",
+    /// "the config's tokenUrl"). Text that is not a URL this could use (no http(s)://, a
+    /// bad host or port) is an error with the code `malformed` (a usage error for an
+    /// option); a URL the rules refuse (plain http:// off this machine, a password in it)
+    /// is always exit 1.
+    package init(_ text: String, source: String = "the token URL", malformed: LommeError.Code = .failure) throws(LommeError) {
+        func refuse(_ why: String) -> LommeError { LommeError(malformed, "\(source) \(why)") }
         guard !text.isEmpty else { throw refuse("is empty") }
         guard text.utf8.count <= 2048 else { throw refuse("is longer than 2048 characters") }
         guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
@@ -41,7 +44,7 @@ package struct TokenURL: Sendable, Equatable {
         }
         let authority = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
         if authority.contains("@") {
-            throw refuse("holds a user name or password before @; lomme-vault sends the client id and secret itself, so leave them out of the URL")
+            throw LommeError.failure("\(source) holds a user name or password before @; lomme-vault sends the client id and secret itself, so leave them out of the URL")
         }
         var host: Substring
         var port: Substring?

@@ -22,7 +22,7 @@ package enum TokenService {
 
     /// Says once per context that tokens cannot be cached here.
     static func tellUnavailable(_ problem: Keyring.Unavailable, _ context: VaultContext) {
-        context.noticeOnce("token-keyring", "lomme-vault: the kernel keyring is not available here (\(problem.reason)); the token is not cached, so every call asks the token endpoint")
+        context.noticeOnce("token-keyring", "lomme-vault: \(problem.summary); the token is not cached, so every call asks the token endpoint")
     }
 
     /// - Parameters:
@@ -30,7 +30,7 @@ package enum TokenService {
     ///     served only to a caller that could open the vault, and lives no longer than
     ///     the session it was fetched in.
     ///   - config: the config `opened` holds.
-    ///   - explicitURL: `--url`, already checked; nil means the config's `tokenUrl`.
+    ///   - explicitURL: `--token-url`, already checked; nil means the config's `tokenUrl`.
     ///   - refresh: skip (and drop) the cached token.
     package static func obtain(_ context: VaultContext, _ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
                               timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
@@ -55,7 +55,7 @@ package enum TokenService {
         } else if let text = config.tokenURL {
             url = try TokenURL(text, source: "the config's tokenUrl")
         } else {
-            throw LommeError.failure("no token URL: pass --url or put tokenUrl in the config")
+            throw LommeError.failure("no token URL: pass --token-url or put tokenUrl in the config")
         }
         let requested = TokenCache.nowMilliseconds()
         let token = try fetch(url, config: config, timeouts: timeouts)

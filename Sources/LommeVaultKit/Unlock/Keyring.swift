@@ -10,6 +10,19 @@ package struct Keyring: Sendable {
 
     package struct Unavailable: Error, Sendable {
         package let reason: String
+        /// Turned off by `LOMME_VAULT_KEYRING=off`, not refused by the kernel.
+        package var turnedOff = false
+
+        package init(reason: String, turnedOff: Bool = false) {
+            self.reason = reason
+            self.turnedOff = turnedOff
+        }
+
+        /// What messages say: "keyring turned off (LOMME_VAULT_KEYRING=off)", or "the kernel
+        /// keyring is not available here (REASON)".
+        package var summary: String {
+            turnedOff ? "keyring turned off (LOMME_VAULT_KEYRING=off)" : "the kernel keyring is not available here (\(reason))"
+        }
     }
 
     /// True when the keyring is turned off (as if the kernel refused it).
@@ -20,7 +33,7 @@ package struct Keyring: Sendable {
     }
 
     func unavailable(_ code: Int32) -> Unavailable {
-        Unavailable(reason: disabled ? "LOMME_VAULT_KEYRING=off" : String(cString: strerror(code)))
+        Unavailable(reason: disabled ? "LOMME_VAULT_KEYRING=off" : String(cString: strerror(code)), turnedOff: disabled)
     }
 
     static func isRefusal(_ code: Int32) -> Bool {

@@ -11,6 +11,8 @@ package struct VaultStatus: Sendable {
     package var deadline: UInt64?
     package var kernelTimeout: String?
     package var keyringProblem: String?
+    /// How `lines` says it: turned off, or refused by the kernel.
+    package var keyringSummary: String?
     package var fields: [String]?
     package var created: String?
     package var updated: String?
@@ -43,6 +45,7 @@ package struct VaultStatus: Sendable {
             _ = try context.keyring.find(Session.keyDescription(salt: sealed.salt))
         } catch {
             status.keyringProblem = error.reason
+            status.keyringSummary = error.summary
         }
         if status.keyringProblem == nil, let (master, state) = Session.fromKeyring(context, sealed, refresh: false) {
             status.unlocked = true
@@ -74,8 +77,8 @@ package struct VaultStatus: Sendable {
         var out = [row("vault", path)]
         guard exists else { return out + [row("state", "no vault (create one with `lomme-vault init` or `lomme-vault import`)")] }
         if let limits { out.append(row("kdf", "\(limits)")) }
-        if let keyringProblem {
-            out.append(row("state", "locked (the kernel keyring is not available here: \(keyringProblem))"))
+        if let keyringSummary {
+            out.append(row("state", "locked; \(keyringSummary)"))
         } else if unlocked, let idle, let deadline {
             let left = deadline > UInt64(time(nil)) ? deadline - UInt64(time(nil)) : 0
             let kernel = kernelTimeout.map { ", \($0) left now" } ?? ""
