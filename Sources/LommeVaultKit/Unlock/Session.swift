@@ -25,8 +25,6 @@ package struct OpenedVault: Sendable {
     /// That session's hard deadline and idle timeout; nil when a slot opened the vault.
     package var sessionDeadline: UInt64? = nil
     package var sessionIdle: UInt32? = nil
-    /// The key slot that opened it (v2, not from the keyring).
-    package var slot: UInt8? = nil
 }
 
 /// "Get me the vault key": the unlocked session in the kernel keyring first, else a
@@ -46,8 +44,8 @@ package enum Session {
     package static let keyPrefix = "lomme-vault:"
 
     /// The id the vault carries, for naming its keys: hex(BLAKE2b-128(salt)). The salt is
-    /// random and in the header, so a vault that is moved or renamed keeps its id, and
-    /// `passwd` (new salt) gives it a new one.
+    /// random and in the header, so a vault that is moved or renamed keeps its id, and a new
+    /// file key (`passwd`, `passwd --rotate`: new salt) gives it a new one.
     package static func vaultID(salt: [UInt8]) -> String {
         Sodium.hex(Sodium.blake2b(salt, length: 16))
     }
@@ -135,10 +133,9 @@ package enum Session {
             return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
                                fromKeyring: true, sessionDeadline: state.deadline, sessionIdle: state.idle)
         }
-        let (master, slot) = try passphraseKey(context, sealed, options)
+        let master = try deriveWithPassphrase(context, sealed, options)
         let plaintext = try VaultFormat.open(sealed, master: master)
-        return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
-                           fromKeyring: false, slot: slot)
+        return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext), fromKeyring: false)
     }
 
     /// `passphraseKey`'s vault key alone.
