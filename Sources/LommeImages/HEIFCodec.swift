@@ -69,6 +69,9 @@ enum HEIFCodec {
         guard initialized else {
             throw .image("cannot read \(ImageLimits.display(name)): libheif failed to start; convert the picture to JPEG or PNG and try again")
         }
+        if HEIFReferences.haveLoop(bytes) {
+            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images refer to each other in a loop); convert the picture to JPEG or PNG and try again")
+        }
         let outcome: Result<T, LommeError> = bytes.withUnsafeBufferPointer { data in
             guard let context = heif_context_alloc() else {
                 return .failure(.image("cannot read \(ImageLimits.display(name)): libheif is out of memory"))

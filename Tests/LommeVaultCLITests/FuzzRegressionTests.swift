@@ -48,6 +48,15 @@ struct FuzzRegressionTests {
         #expect(r.status == 2 && r.stderr.contains("declares 41×15145"), "\(r.status): \(r.stderr)")
     }
 
+    /// The heic fuzzer's second find (in a CI run): a 1.9 KB grid image whose tiles lead back
+    /// to itself. libheif 1.15 follows derived images recursively: with its tile threads it
+    /// aborted when thread creation failed (std::system_error), with one thread the stack
+    /// overflowed. The loader finds the loop in the file's references first (exit 2).
+    @Test func heicGridThatRefersToItselfIsDamaged() {
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/grid-that-refers-to-itself.heic"], timeout: 20)
+        #expect(r.status == 2 && r.signal == nil && r.stderr.contains("refer to each other in a loop"), "\(r.status): \(r.stderr)")
+    }
+
     /// The png fuzzer's find: a 136-byte file whose text chunk declares 1.7 GB. libpng
     /// allocates a chunk's declared length before reading it, so the loader refuses a chunk
     /// longer than the rest of the file before libpng sees it (under the fuzzer's 1 GB
