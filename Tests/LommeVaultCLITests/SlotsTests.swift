@@ -54,6 +54,20 @@ struct SlotsTests {
         #expect(CLI.run(["get", "clientId", "--passphrase-file", pw2] + v).out == "client-A")
     }
 
+    /// `unlock` notes the slot's last unlock in the file, but leaves the `.bak` (the version
+    /// before the last import) as it was.
+    @Test func unlockNotesTheLastUnlockAndKeepsTheBackup() throws {
+        let box = CLI.Sandbox()
+        let (pw, v) = box.importedVault(phrase: "backup passphrase 1", configs: [Sample.configA, Sample.configB])
+        let backup = readFile(box.vault + ".bak")
+        #expect(CLI.run(["unlock", "--passphrase-file", pw] + v).status == 0)
+        defer { _ = CLI.run(["lock"] + v) }
+        #expect(try VaultFormat.parse(readFile(box.vault)).slots[0].lastUsed > 0)
+        let kept = readFile(box.vault + ".bak") == backup
+        #expect(kept, "unlock replaced the .bak")
+        #expect(CLI.run(["get", "clientId", "--vault", box.vault + ".bak", "--passphrase-file", pw]).out == "client-A")
+    }
+
     @Test func theLastPassphraseSlotStaysAndUnknownSlotsAreSixAndListingNeedsNoPassphrase() {
         let box = CLI.Sandbox()
         let (pw, v) = box.importedVault(phrase: "only passphrase 123")

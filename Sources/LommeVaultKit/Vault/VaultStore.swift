@@ -157,6 +157,9 @@ package struct VaultStore: Sendable {
         /// The new vault becomes the `.bak` too, before it replaces the vault (`passwd`:
         /// no file under the old passphrase stays behind).
         case same
+        /// The `.bak` stays as it is: a write that changes nothing it would restore (a
+        /// slot's "last unlock" time), so it does not push the last real change out of it.
+        case keep
     }
 
     /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak`
@@ -177,7 +180,7 @@ package struct VaultStore: Sendable {
     /// whole. With `.same` this comes before the vault is replaced: a crash in between
     /// leaves the old vault and a .bak under the new passphrase, both whole.
     func replaceBackup(newVault: String, suffix: String, backup: Backup) throws(AtomicFile.Failure) {
-        guard backup == .same || exists else { return }
+        guard backup != .keep, backup == .same || exists else { return }
         let backupTemp = directory + "/." + name + ".bak-" + suffix
         var replaced = false
         if link(backup == .same ? newVault : path, backupTemp) == 0 {
