@@ -102,7 +102,7 @@ package struct TPMSlotService {
                 return (key, slot.id)
             }
         }
-        throw problem!
+        throw problem ?? LommeError.failure("no TPM slot opened; unlock with the passphrase (`lomme-vault unlock`)")
     }
 
     /// For a new file key (`passwd`): the key-encryption key of a TPM slot without PIN,
@@ -139,16 +139,7 @@ package enum PIN {
         guard interaction.canAsk else {
             throw LommeError(.locked, "no terminal to ask the new PIN on; give it with --pin-fd or --pin-file")
         }
-        for _ in 0..<3 {
-            let pin = try interaction.askSecret("New TPM PIN: ")
-            do { try check(pin) } catch {
-                interaction.notice("lomme-vault: \(error.message)")
-                continue
-            }
-            if try interaction.askSecret("Repeat it: ").isEqual(to: pin) { return pin }
-            interaction.notice("lomme-vault: the two PINs differ; try again")
-        }
-        throw LommeError.failure("no PIN was set (three tries); run the command again")
+        return try Passphrase.typedTwice(interaction, prompt: "New TPM PIN: ", noun: "PIN", check: check)
     }
 
     /// The PIN of an existing slot.

@@ -79,20 +79,27 @@ package enum Passphrase {
             warnIfWeak(phrase, interaction)
             return phrase
         }
+        return try typedTwice(interaction, prompt: "\(what): ", noun: "passphrase", check: checkLength) { warnIfWeak($0, interaction) }
+    }
+
+    /// A new secret typed twice on a terminal (three tries): each `check`ed as typed (the
+    /// reason told, then asked again), `accepted` told once it passes, then repeated.
+    static func typedTwice(_ interaction: any Interaction, prompt: String, noun: String,
+                           check: (SecureBytes) throws(LommeError) -> Void,
+                           accepted: (SecureBytes) -> Void = { _ in }) throws(LommeError) -> SecureBytes {
         for _ in 0..<3 {
-            let phrase = try interaction.askSecret("\(what): ")
+            let secret = try interaction.askSecret(prompt)
             do {
-                try checkLength(phrase)
+                try check(secret)
             } catch {
                 interaction.notice(error.message)
                 continue
             }
-            warnIfWeak(phrase, interaction)
-            let second = try interaction.askSecret("Repeat it: ")
-            if second.isEqual(to: phrase) { return phrase }
-            interaction.notice("The two passphrases differ; try again.")
+            accepted(secret)
+            if try interaction.askSecret("Repeat it: ").isEqual(to: secret) { return secret }
+            interaction.notice("The two \(noun)s differ; try again.")
         }
-        throw LommeError.failure("no passphrase was set (three tries); run the command again")
+        throw LommeError.failure("no \(noun) was set (three tries); run the command again")
     }
 
     static func checkLength(_ phrase: SecureBytes) throws(LommeError) {
