@@ -175,7 +175,7 @@ extension FinderSearch {
     /// How much a skewed angle costs a triple's score against its sightings.
     static let anglePenalty = 3.0
     /// Triples handed to the grid sampler, best first.
-    static let maximumTriples = 3
+    static let maximumTriples = 6
     /// Module widths along a leg: the finder's runs must end within this share of the leg
     /// (beyond, they would be the other finder's), sampled every `moduleAlongStep` pixels.
     static let moduleAlongReach = 0.8

@@ -53,7 +53,12 @@ enum GridSampler {
     /// Two-level module grids from sampled values: against the mean of the modules around
     /// each (uneven light), and against one Otsu level for the whole code.
     static func binarizations(_ values: GrayImage) -> [GrayImage] {
-        [values.adaptiveBinarized(radius: gridWindow, offset: 0, minContrast: 0), values.otsuBinarized()]
+        [localGrid(values), values.otsuBinarized()]
+    }
+
+    /// The first of `binarizations`: against the mean of the modules around each.
+    static func localGrid(_ values: GrayImage) -> GrayImage {
+        values.adaptiveBinarized(radius: gridWindow, offset: 0, minContrast: 0)
     }
 
     /// A two-level module grid drawn `scale` pixels a module with a four-module quiet zone.

@@ -10,17 +10,21 @@ import LommeImages
 /// to try next.
 struct Pass: Sendable {
     let name: String
+    /// What the picture must show for this pass to run.
+    let needs: Evidence
     let run: @Sendable (ScanSubject, Trial) -> Void
 
-    init(_ name: String, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
+    init(_ name: String, needs: Evidence, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
+        self.needs = needs
         self.run = { subject, trial in
             for image in images(subject) where !trial.over { _ = trial.scan(image) }
         }
     }
 
-    init(_ name: String, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
+    init(_ name: String, needs: Evidence, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
+        self.needs = needs
         self.run = search
     }
 }

@@ -73,45 +73,45 @@ extension Pass {
 
     /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
     static let catalogue: [Pass] = [
-        Pass("plain") { s in working(s).map { [$0] } ?? [] },
-        Pass("small") { s in
+        Pass("plain", needs: .none) { s in working(s).map { [$0] } ?? [] },
+        Pass("small", needs: .finders) { s in
             guard s.fullLongSide > smallFrom, let image = s.view(longSide: smallSide) else { return [] }
             return [image]
         },
-        Pass("large") { s in
+        Pass("large", needs: .fineFinders) { s in
             guard s.fullLongSide > workingSide, let image = s.view(longSide: 2 * workingSide) else { return [] }
             return [image]
         },
-        Pass("full") { s in
+        Pass("full", needs: .fineFinders) { s in
             guard s.fullLongSide > 2 * workingSide, let image = s.view(longSide: s.fullLongSide) else { return [] }
             return [image]
         },
-        Pass("up2") { s in
+        Pass("up2", needs: .none) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2)]
         },
-        Pass("up3") { s in
+        Pass("up3", needs: .none) { s in
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
-        Pass("inverted") { s in working(s).map { [$0.inverted()] } ?? [] },
-        Pass("otsu") { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
-        Pass("adaptive") { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass("adaptive-wide") { s in adaptive(s, divisor: wideWindow).map { [$0] } ?? [] },
-        Pass("adaptive-inv") { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
-        Pass("sauvola") { s in
+        Pass("inverted", needs: .finders) { s in working(s).map { [$0.inverted()] } ?? [] },
+        Pass("otsu", needs: .finders) { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
+        Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
+        Pass("adaptive-wide", needs: .finders) { s in adaptive(s, divisor: wideWindow).map { [$0] } ?? [] },
+        Pass("adaptive-inv", needs: .finders) { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
+        Pass("sauvola", needs: .finders) { s in
             working(s).map { [$0.sauvolaBinarized(radius: localRadius($0, divisor: middleWindow))] } ?? []
         },
-        Pass("normalized") { s in
+        Pass("normalized", needs: .finders) { s in
             working(s).map { [$0.locallyNormalized(radius: localRadius($0, divisor: middleWindow))] } ?? []
         },
-        Pass("stretched") { s in working(s).map { [$0.stretched()] } ?? [] },
-        Pass("sharpened") { s in working(s).map { [$0.sharpened()] } ?? [] },
-        Pass("sharpened-up2") { s in
+        Pass("stretched", needs: .finders) { s in working(s).map { [$0.stretched()] } ?? [] },
+        Pass("sharpened", needs: .finders) { s in working(s).map { [$0.sharpened()] } ?? [] },
+        Pass("sharpened-up2", needs: .none) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2).sharpened(radius: screenSharpenRadius, amount: enlargedSharpenAmount)]
         },
-        Pass("adaptive-up2") { s in
+        Pass("adaptive-up2", needs: .none) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             let big = enlarged(image, by: 2)
             return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
@@ -119,24 +119,27 @@ extension Pass {
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening, or doubling the
         // picture before a local threshold, opens them again.
-        Pass("sharpened-inv") { s in
+        Pass("sharpened-inv", needs: .finders) { s in
             working(s).map { [$0.inverted().sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount)] } ?? []
         },
-        Pass("adaptive-up2-inv") { s in
+        Pass("adaptive-up2-inv", needs: .none) { s in
             guard s.fullLongSide <= darkDoubledUpTo, let image = working(s) else { return [] }
             let big = enlarged(image.inverted(), by: 2)
             return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
         },
-        Pass("denoised") { s in
+        Pass("denoised", needs: .finders) { s in
             // Sensor noise and JPEG speckle break the binarisation; a small mean first.
             guard let image = working(s) else { return [] }
             let smooth = GrayImage(width: image.width, height: image.height,
                                    pixels: LocalStats.boxMean(image, radius: denoiseRadius))
             return [smooth.adaptiveBinarized(radius: localRadius(smooth, divisor: narrowWindow), offset: denoiseOffset)]
         },
-        Pass("grid") { s, trial in GridPass.search(s, trial) },
-        Pass("grid-inv") { s, trial in GridPass.search(s, trial, inverted: true) },
-        Pass("regions") { s in regionCrops(s, binarize: false) },
-        Pass("regions-bin") { s in regionCrops(s, binarize: true) },
+        Pass("grid", needs: .finders) { s, trial in GridPass.search(s, trial) },
+        Pass("grid-inv", needs: .finders) { s, trial in GridPass.search(s, trial, inverted: true) },
+        Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
+        Pass("grid-fine-inv", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
+        Pass("regions", needs: .finders) { s in regionCrops(s, binarize: false) },
+        Pass("regions-bin", needs: .finders) { s in regionCrops(s, binarize: true) },
+        Pass("regions-fine", needs: .fineFinders) { s in fineRegionCrops(s) },
     ]
 }

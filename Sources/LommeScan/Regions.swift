@@ -78,10 +78,27 @@ extension Pass {
     /// Crops around groups of finder patterns found in the binarised working view, each cut
     /// from the best resolution available and scaled so a module is about four pixels.
     static func regionCrops(_ s: ScanSubject, binarize: Bool) -> [GrayImage] {
-        guard let image = working(s), let binary = adaptive(s, divisor: narrowWindow) else { return [] }
-        let patterns = FinderSearch.patterns(in: binary)
-        let regions = FinderSearch.regions(from: patterns, width: image.width, height: image.height)
-        let toFull = Double(s.fullWidth) / Double(image.width)
+        guard let image = working(s) else { return [] }
+        return regionCrops(s, patterns: workingPatterns(s, divisor: narrowWindow, inverted: false),
+                           width: image.width, binarize: binarize)
+    }
+
+    /// The same round finder patterns found in the full-resolution picture (dark on light,
+    /// then light on dark): small codes in a big photo, which the working view shows too
+    /// coarsely for its own search.
+    static func fineRegionCrops(_ s: ScanSubject) -> [GrayImage] {
+        [false, true].flatMap { inverted in
+            regionCrops(s, patterns: finePatterns(s, inverted: inverted), width: s.fullWidth, binarize: false, inverted: inverted)
+        }
+    }
+
+    /// Crops round groups of `patterns`, found in a view `width` pixels wide (light on dark
+    /// ones turned dark on light).
+    static func regionCrops(_ s: ScanSubject, patterns: [FinderPattern], width: Int, binarize: Bool,
+                            inverted: Bool = false) -> [GrayImage] {
+        let height = width * s.fullHeight / s.fullWidth
+        let regions = FinderSearch.regions(from: patterns, width: width, height: height)
+        let toFull = Double(s.fullWidth) / Double(width)
         var crops: [GrayImage] = []
         for region in regions {
             let fullModule = region.module * toFull
@@ -92,6 +109,7 @@ extension Pass {
                              module: fullModule * factor, finders: region.finders)
             var crop = source.cropped(to: box)
             guard crop.width > 0 else { continue }
+            if inverted { crop = crop.inverted() }
             let resize = min(cropLargestEnlargement, cropModule / box.module)
             crop = crop.scaled(by: resize)
             crop = crop.padded(Int(Double(QRGeometry.quietZone) * min(box.module * resize, cropLargestModule)), fill: 255)

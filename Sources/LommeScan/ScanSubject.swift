@@ -12,6 +12,7 @@ final class ScanSubject: Sendable {
     /// the format allows: JPEGs through libjpeg's DCT scaling.
     private let loader: @Sendable (Int) -> GrayImage?
     private let cache = Mutex<[String: GrayImage]>([:])
+    private let patterns = Mutex<[String: [FinderPattern]]>([:])
 
     init(image: GrayImage) {
         fullWidth = image.width
@@ -49,6 +50,17 @@ final class ScanSubject: Sendable {
             if let other = store[key] { return other }
             store[key] = made
             return made
+        }
+    }
+
+    /// Finder patterns found by `find` once, under `key`.
+    func memoPatterns(_ key: String, _ find: () -> [FinderPattern]) -> [FinderPattern] {
+        if let hit = patterns.withLock({ $0[key] }) { return hit }
+        let found = find()
+        return patterns.withLock { store in
+            if let other = store[key] { return other }
+            store[key] = found
+            return found
         }
     }
 

@@ -9,6 +9,9 @@ package struct ScanOptions: Sendable {
     package var deadline: Duration?
     /// Run passes on two threads (each with its own zbar scanner).
     package var parallel: Bool
+    /// Skip the passes whose view shows no finder pattern (`Evidence`); off to measure
+    /// what each pass can do alone.
+    package var gated = true
     /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
     private(set) var selected: [Pass]?
 
@@ -74,7 +77,7 @@ package enum Scanner {
     /// which the corpus hardly has and phone photos often do.
     static let order: [String] = [
         "plain", "adaptive", "inverted", "up2", "adaptive-inv", "sharpened-inv", "otsu", "sauvola", "adaptive-up2-inv",
-        "grid", "up3", "grid-inv",
+        "grid", "grid-fine", "up3", "grid-inv", "grid-fine-inv",
         "denoised", "regions", "sharpened", "normalized", "adaptive-wide", "regions-bin", "stretched", "large",
         "small", "full", "sharpened-up2", "adaptive-up2",
     ]
@@ -129,7 +132,7 @@ package enum Scanner {
             let group = DispatchGroup()
             for _ in 0..<workers {
                 DispatchQueue.global().async(group: group) {
-                    worker(subject, passes, state: state, end: end, clock: clock, report: judge)
+                    worker(subject, passes, options: options, state: state, end: end, clock: clock, report: judge)
                 }
             }
             // Judge decodes as they come in. An accepted one stops both workers and ends the
@@ -144,7 +147,7 @@ package enum Scanner {
             }
             _ = state.judge(accept)
         } else {
-            worker(subject, passes, state: state, end: end, clock: clock) { decoded in
+            worker(subject, passes, options: options, state: state, end: end, clock: clock) { decoded in
                 state.report(decoded)
                 if state.judge(accept) { state.stop() }
             }
@@ -154,8 +157,8 @@ package enum Scanner {
 
     /// Takes passes off the shared list in order until none is left, time is up or an
     /// accepted decode stops the search.
-    static func worker(_ subject: ScanSubject, _ passes: [Pass], state: SearchState, end: ContinuousClock.Instant,
-                       clock: ContinuousClock, report: (Decoded) -> Void) {
+    static func worker(_ subject: ScanSubject, _ passes: [Pass], options: ScanOptions, state: SearchState,
+                       end: ContinuousClock.Instant, clock: ContinuousClock, report: (Decoded) -> Void) {
         let scanner = ZBarScanner()
         while !state.stopped, let index = state.nextPass(below: passes.count) {
             // The first passes always run, however loaded the machine: a clean picture must
@@ -164,6 +167,8 @@ package enum Scanner {
             let mandatory = index < mandatoryPasses
             if !mandatory && clock.now >= end { break }
             let pass = passes[index]
+            // A pass that cannot see a finder pattern cannot read a code.
+            if options.gated && !mandatory && !Pass.shows(subject, pass.needs) { continue }
             withoutActuallyEscaping(report) { report in
                 let trial = Trial(scanner: scanner, pass: pass.name,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)

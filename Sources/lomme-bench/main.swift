@@ -5,18 +5,19 @@ import LommeScan
 //   PATH \t MILLISECONDS \t PASS:HEX \t PASS:HEX ...
 // or with --matrix one line per picture and pass, every pass run alone:
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
-// Options: --matrix, --serial, --deadline MS, --passes a,b,c (with --matrix: only these),
+// Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows), --deadline MS, --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
 
-var matrix = false, parallel = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
+var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--matrix": matrix = true
     case "--serial": parallel = false
+    case "--ungated": gated = false
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--accept-prefix":
@@ -28,7 +29,8 @@ while let argument = arguments.popFirst() {
     }
 }
 // Checked before any picture is read.
-let chosen = options(deadline: deadline, parallel: parallel, passes: passes)
+var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
+chosen.gated = gated
 if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
 }

@@ -1,0 +1,64 @@
+import LommeImages
+
+/// What a pass needs to have seen in the picture to have a chance: zbar reads a QR code
+/// only through its three finder patterns, so a pass whose view shows none of them is
+/// skipped. A picture with no code then ends after the passes that run whatever (the first
+/// two) and the finder searches, instead of running every pass to the deadline.
+enum Evidence: Sendable {
+    /// Runs whatever was seen.
+    case none
+    /// Finder patterns in the working view (dark on light or light on dark).
+    case finders
+    /// Finder patterns in the full-resolution picture: for the passes that look at a
+    /// 12 MP photo closer than the working view.
+    case fineFinders
+}
+
+extension Pass {
+    // MARK: Tuning: how much must have been seen
+
+    /// Finder patterns (in any of the searches of one view) a gated pass needs.
+    static let leastFinders = 1
+
+    /// Finder patterns in the working view binarised with a window of 1/`divisor` of its
+    /// side, dark or light (made once per picture and shared with the grid pass).
+    static func workingPatterns(_ s: ScanSubject, divisor: Int, inverted: Bool) -> [FinderPattern] {
+        s.memoPatterns("working\(divisor)\(inverted)") {
+            guard let binary = adaptive(s, divisor: divisor) else { return [] }
+            return FinderSearch.patterns(in: inverted ? binary.inverted() : binary)
+        }
+    }
+
+    /// Finder patterns in the full-resolution picture binarised block by block, dark or
+    /// light, smaller than the working view shows well (see `GridPass.fineModuleLimit`).
+    static func finePatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
+        s.memoPatterns("fine\(inverted)") {
+            guard let binary = fineBinary(s) else { return [] }
+            let limit = GridPass.fineModuleLimit * Double(s.fullLongSide) / Double(workingSide)
+            return FinderSearch.patterns(in: inverted ? binary.inverted() : binary, scale: FinderSearch.steepCrossCheckScale)
+                .filter { $0.module < limit }
+        }
+    }
+
+    /// The full-resolution picture binarised block by block, for pictures big enough for
+    /// the fine search (nil for smaller ones).
+    static func fineBinary(_ s: ScanSubject) -> GrayImage? {
+        guard Double(s.fullLongSide) >= GridPass.fineFrom * Double(workingSide),
+              let image = s.view(longSide: s.fullLongSide) else { return nil }
+        return s.memo("blocks") { image.blockBinarized() }
+    }
+
+    /// Whether `s` shows what `evidence` asks for.
+    static func shows(_ s: ScanSubject, _ evidence: Evidence) -> Bool {
+        switch evidence {
+        case .none:
+            return true
+        case .finders:
+            return [wideWindow, narrowWindow].contains { divisor in
+                [false, true].contains { workingPatterns(s, divisor: divisor, inverted: $0).count >= leastFinders }
+            }
+        case .fineFinders:
+            return [false, true].contains { finePatterns(s, inverted: $0).count >= leastFinders }
+        }
+    }
+}
