@@ -1,14 +1,9 @@
 import LommeImages
 
-/// Tone changes that keep the grey levels: stretching, local normalisation, inversion.
+/// Tone changes that keep the grey levels: local normalisation, inversion.
 extension GrayImage {
     // MARK: Tuning
 
-    /// `stretched` clips 1/`stretchClipShare` of the pixels at each end (glare, deep shadow)…
-    static let stretchClipShare = 100
-    /// …and leaves alone a picture whose remaining levels span fewer than this: stretching
-    /// them would only amplify noise.
-    static let stretchSmallestRange = 8
     /// `locallyNormalized`: a deviation counted as at least this (flat areas would amplify
     /// noise), mapped to this many grey levels either side of mid grey.
     static let normalizedSmallestSpread = 10
@@ -18,21 +13,6 @@ extension GrayImage {
     /// terminals) become the dark-on-light codes zbar looks for.
     func inverted() -> GrayImage {
         GrayImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
-    }
-
-    /// A linear stretch of the levels between the 1st and 99th percentile to the full
-    /// range: for washed-out, low-contrast photos.
-    func stretched() -> GrayImage {
-        var histogram = [Int](repeating: 0, count: 256)
-        for p in pixels { histogram[Int(p)] += 1 }
-        let cut = pixels.count / Self.stretchClipShare
-        var low = 0, high = 255, seen = 0
-        while low < 255 && seen + histogram[low] <= cut { seen += histogram[low]; low += 1 }
-        seen = 0
-        while high > 0 && seen + histogram[high] <= cut { seen += histogram[high]; high -= 1 }
-        guard high - low >= Self.stretchSmallestRange else { return self }
-        let table = (0..<256).map { UInt8(max(0, min(255, ($0 - low) * 255 / (high - low)))) }
-        return GrayImage(width: width, height: height, pixels: pixels.map { table[Int($0)] })
     }
 
     /// Local contrast normalisation: each pixel as its distance from the window's mean in

@@ -7,15 +7,10 @@ extension Pass {
     /// Long side of the working view most passes use: zbar is fast and reliable there for
     /// codes that fill a fair part of the photo.
     static let workingSide = 1280
-    /// The `small` view's long side, made of pictures longer than `smallFrom` (shorter, it
-    /// would be the working view again): for codes filling most of a big photo, whose
-    /// modules are too wide for zbar's edge detector at the working size.
-    static let smallSide = 640
-    static let smallFrom = 700
 
     // MARK: Tuning: enlarging small pictures
 
-    /// Pictures up to this long side are doubled (`up2` and its filtered twins), up to
+    /// Pictures up to this long side are doubled (`up2`), up to
     /// `tripledUpTo` tripled: a code in them has modules of a pixel or two.
     static let doubledUpTo = 800
     static let tripledUpTo = 400
@@ -41,15 +36,9 @@ extension Pass {
     // MARK: Tuning: filters
 
     /// Light-on-dark screens: light modules glow into their dark neighbours, so a wider
-    /// unsharp mask (radius 2) than the default, at full strength on the working view and
-    /// at half (`enlargedSharpenAmount`) on a doubled one, whose edges interpolation softened less.
+    /// unsharp mask (radius 2) than the default.
     static let screenSharpenRadius = 2
     static let screenSharpenAmount = 2
-    static let enlargedSharpenAmount = 1
-    /// `denoised`: a 3×3 mean, then a threshold offset below the default since the mean has
-    /// already taken out the speckle the offset guards against.
-    static let denoiseRadius = 1
-    static let denoiseOffset = 2
 
     static func working(_ s: ScanSubject) -> GrayImage? { s.view(longSide: workingSide) }
 
@@ -74,18 +63,6 @@ extension Pass {
     /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
     static let catalogue: [Pass] = [
         Pass("plain", needs: .none) { s in working(s).map { [$0] } ?? [] },
-        Pass("small", needs: .finders) { s in
-            guard s.fullLongSide > smallFrom, let image = s.view(longSide: smallSide) else { return [] }
-            return [image]
-        },
-        Pass("large", needs: .fineFinders) { s in
-            guard s.fullLongSide > workingSide, let image = s.view(longSide: 2 * workingSide) else { return [] }
-            return [image]
-        },
-        Pass("full", needs: .fineFinders) { s in
-            guard s.fullLongSide > 2 * workingSide, let image = s.view(longSide: s.fullLongSide) else { return [] }
-            return [image]
-        },
         Pass("up2", needs: .none) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2)]
@@ -97,24 +74,9 @@ extension Pass {
         Pass("inverted", needs: .finders) { s in working(s).map { [$0.inverted()] } ?? [] },
         Pass("otsu", needs: .finders) { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
         Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass("adaptive-wide", needs: .finders) { s in adaptive(s, divisor: wideWindow).map { [$0] } ?? [] },
         Pass("adaptive-inv", needs: .finders) { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
         Pass("sauvola", needs: .finders) { s in
             working(s).map { [$0.sauvolaBinarized(radius: localRadius($0, divisor: middleWindow))] } ?? []
-        },
-        Pass("normalized", needs: .finders) { s in
-            working(s).map { [$0.locallyNormalized(radius: localRadius($0, divisor: middleWindow))] } ?? []
-        },
-        Pass("stretched", needs: .finders) { s in working(s).map { [$0.stretched()] } ?? [] },
-        Pass("sharpened", needs: .finders) { s in working(s).map { [$0.sharpened()] } ?? [] },
-        Pass("sharpened-up2", needs: .none) { s in
-            guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
-            return [enlarged(image, by: 2).sharpened(radius: screenSharpenRadius, amount: enlargedSharpenAmount)]
-        },
-        Pass("adaptive-up2", needs: .none) { s in
-            guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
-            let big = enlarged(image, by: 2)
-            return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
         },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening, or doubling the
@@ -127,19 +89,15 @@ extension Pass {
             let big = enlarged(image.inverted(), by: 2)
             return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
         },
-        Pass("denoised", needs: .finders) { s in
-            // Sensor noise and JPEG speckle break the binarisation; a small mean first.
-            guard let image = working(s) else { return [] }
-            let smooth = GrayImage(width: image.width, height: image.height,
-                                   pixels: LocalStats.boxMean(image, radius: denoiseRadius))
-            return [smooth.adaptiveBinarized(radius: localRadius(smooth, divisor: narrowWindow), offset: denoiseOffset)]
-        },
         Pass("grid", needs: .finders) { s, trial in GridPass.search(s, trial) },
         Pass("grid-inv", needs: .finders) { s, trial in GridPass.search(s, trial, inverted: true) },
         Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
         Pass("grid-fine-inv", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
         Pass("regions", needs: .finders) { s in regionCrops(s, binarize: false) },
         Pass("regions-bin", needs: .finders) { s in regionCrops(s, binarize: true) },
-        Pass("regions-fine", needs: .fineFinders) { s in fineRegionCrops(s) },
+        // Low contrast under a dark gradient: each pixel against its window's spread.
+        Pass("normalized", needs: .finders) { s in
+            working(s).map { [$0.locallyNormalized(radius: localRadius($0, divisor: middleWindow))] } ?? []
+        },
     ]
 }

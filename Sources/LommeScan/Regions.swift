@@ -83,19 +83,8 @@ extension Pass {
                            width: image.width, binarize: binarize)
     }
 
-    /// The same round finder patterns found in the full-resolution picture (dark on light,
-    /// then light on dark): small codes in a big photo, which the working view shows too
-    /// coarsely for its own search.
-    static func fineRegionCrops(_ s: ScanSubject) -> [GrayImage] {
-        [false, true].flatMap { inverted in
-            regionCrops(s, patterns: finePatterns(s, inverted: inverted), width: s.fullWidth, binarize: false, inverted: inverted)
-        }
-    }
-
-    /// Crops round groups of `patterns`, found in a view `width` pixels wide (light on dark
-    /// ones turned dark on light).
-    static func regionCrops(_ s: ScanSubject, patterns: [FinderPattern], width: Int, binarize: Bool,
-                            inverted: Bool = false) -> [GrayImage] {
+    /// Crops round groups of `patterns`, found in a view `width` pixels wide.
+    static func regionCrops(_ s: ScanSubject, patterns: [FinderPattern], width: Int, binarize: Bool) -> [GrayImage] {
         let height = width * s.fullHeight / s.fullWidth
         let regions = FinderSearch.regions(from: patterns, width: width, height: height)
         let toFull = Double(s.fullWidth) / Double(width)
@@ -109,7 +98,6 @@ extension Pass {
                              module: fullModule * factor, finders: region.finders)
             var crop = source.cropped(to: box)
             guard crop.width > 0 else { continue }
-            if inverted { crop = crop.inverted() }
             let resize = min(cropLargestEnlargement, cropModule / box.module)
             crop = crop.scaled(by: resize)
             crop = crop.padded(Int(Double(QRGeometry.quietZone) * min(box.module * resize, cropLargestModule)), fill: 255)

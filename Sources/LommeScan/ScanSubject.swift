@@ -53,6 +53,9 @@ final class ScanSubject: Sendable {
         }
     }
 
+    /// The version stored under `key`, if one was made (for tests).
+    func cached(_ key: String) -> GrayImage? { cache.withLock { $0[key] } }
+
     /// Finder patterns found by `find` once, under `key`.
     func memoPatterns(_ key: String, _ find: () -> [FinderPattern]) -> [FinderPattern] {
         if let hit = patterns.withLock({ $0[key] }) { return hit }

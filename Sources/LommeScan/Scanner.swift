@@ -67,19 +67,19 @@ package enum Scanner {
     package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
 
     /// The pass order, from `bench/scan --matrix` (every pass alone on the corpus and on
-    /// both own photo sets) and a simulation of the two workers over those times, checked by
-    /// running the pipeline: plain and adaptive first (they run at once, whatever the
-    /// deadline), then the light-on-dark twins (dark-mode screens; the sharpened one is
-    /// cheap and reads blurred 1 MP screens), the global and Sauvola thresholds, the doubled
-    /// light-on-dark threshold (1 MP screens only), and the grid sampler before the slower
-    /// filters: it reads bent and tilted codes nothing else reads, and at the end of the list
-    /// it used to meet the deadline on 12 MP photos. Otsu stays after the local thresholds: it fails under uneven light,
-    /// which the corpus hardly has and phone photos often do.
+    /// the first generator's photo sets) and runs of the whole pipeline: plain and adaptive
+    /// first (they run at once, whatever the deadline), then the light-on-dark twins
+    /// (dark-mode screens; the sharpened one reads blurred 1 MP screens), the global and
+    /// Sauvola thresholds, the doubled light-on-dark threshold (1 MP screens only), the grid
+    /// sampler on the working view and at full resolution (small steep codes in 12 MP
+    /// photos), the crops round finder groups, and local normalisation last (low contrast
+    /// under a dark gradient). Passes that read nothing these did not (stretched, sharpened,
+    /// denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
+    /// filtered twins) were taken out: on pictures they could not read they cost most of
+    /// the time of giving up.
     static let order: [String] = [
         "plain", "adaptive", "inverted", "up2", "adaptive-inv", "sharpened-inv", "otsu", "sauvola", "adaptive-up2-inv",
-        "grid", "grid-fine", "up3", "grid-inv", "grid-fine-inv",
-        "denoised", "regions", "sharpened", "normalized", "adaptive-wide", "regions-bin", "stretched", "large",
-        "small", "full", "sharpened-up2", "adaptive-up2",
+        "grid", "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions", "regions-bin", "normalized",
     ]
 
     /// The passes of `order`, as the catalogue has them.
@@ -122,6 +122,11 @@ package enum Scanner {
     }
 
     static func run(_ subject: ScanSubject, options: ScanOptions, accept: (Decoded) -> Bool) -> [Decoded] {
+        search(subject, options: options, accept: accept).results()
+    }
+
+    /// The search itself; its state tells the decodes found and the passes that ran.
+    static func search(_ subject: ScanSubject, options: ScanOptions, accept: (Decoded) -> Bool) -> SearchState {
         let passes = options.selected ?? pipeline
         let clock = ContinuousClock()
         let end = clock.now + (options.deadline ?? defaultDeadline)
@@ -142,7 +147,7 @@ package enum Scanner {
             while group.wait(timeout: .now() + judgeInterval) == .timedOut {
                 if state.judge(accept) {
                     state.stop()
-                    return state.results()
+                    return state
                 }
             }
             _ = state.judge(accept)
@@ -152,7 +157,7 @@ package enum Scanner {
                 if state.judge(accept) { state.stop() }
             }
         }
-        return state.results()
+        return state
     }
 
     /// Takes passes off the shared list in order until none is left, time is up or an
@@ -169,6 +174,7 @@ package enum Scanner {
             let pass = passes[index]
             // A pass that cannot see a finder pattern cannot read a code.
             if options.gated && !mandatory && !Pass.shows(subject, pass.needs) { continue }
+            state.ran(pass.name)
             withoutActuallyEscaping(report) { report in
                 let trial = Trial(scanner: scanner, pass: pass.name,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
@@ -186,6 +192,7 @@ final class SearchState: Sendable {
         var judged = 0
         var accepted = false
         var stopped = false
+        var ran: [String] = []
     }
     private let inner = Mutex(Inner())
 
@@ -227,4 +234,9 @@ final class SearchState: Sendable {
     }
 
     func results() -> [Decoded] { inner.withLock { $0.found } }
+
+    /// Notes that a pass ran (was not skipped for want of evidence).
+    func ran(_ pass: String) { inner.withLock { $0.ran.append(pass) } }
+    /// The passes that ran, in the order they started.
+    var passesRun: [String] { inner.withLock { $0.ran } }
 }

@@ -1,0 +1,113 @@
+import LommeImages
+import Testing
+@testable import LommeScan
+
+/// Giving up early: passes that need finder patterns are skipped when their view shows
+/// none, the grid sampler bends maps only for corners that sample as finders, and the
+/// full-resolution search finds what the working view cannot.
+@Suite("Scanner evidence")
+struct EvidenceTests {
+    typealias F = ScanFixtures
+
+    @Test func aFlatPictureShowsNoFinderAndAPhotoOfACodeDoes() throws {
+        let flat = ScanSubject(image: GrayImage(width: 3000, height: 2000, fill: 120))
+        #expect(!Pass.shows(flat, .finders))
+        #expect(!Pass.shows(flat, .fineFinders))
+        #expect(Pass.shows(flat, .none))
+        #expect(Pass.shows(ScanSubject(image: try F.image("clean.png")), .finders))
+    }
+
+    @Test func onlyTheFullResolutionSearchSeesASmallSteepCode() throws {
+        let subject = ScanSubject(image: try F.image("steep.jpg"))
+        #expect(Pass.finePatterns(subject, inverted: false).count >= QRGeometry.finders)
+        let light = ScanSubject(image: try F.image("steep.jpg").inverted())
+        #expect(Pass.finePatterns(light, inverted: true).count >= QRGeometry.finders)
+    }
+
+    @Test func aLightOnDarkSteepCodeIsReadByTheInvertedFineSearch() throws {
+        let image = try F.image("steep.jpg").inverted()
+        #expect(Scanner.scan(image: image, options: try F.only("grid-fine")).isEmpty)
+        let found = Scanner.scan(image: image, options: try F.only("grid-fine-inv"))
+        #expect(found.map(\.text) == [F.payload])
+    }
+
+    @Test func theFineSearchLeavesSmallPicturesAlone() throws {
+        // The working view shows a small picture whole: nothing finer to search.
+        let subject = ScanSubject(image: try F.image("clean.png"))
+        #expect(Pass.fineBinary(subject) == nil)
+        #expect(!Pass.shows(subject, .fineFinders))
+    }
+
+    @Test func aGatedPipelineSkipsWhatAFlatPictureCannotFeed() throws {
+        // A picture with nothing in it: the finder searches look (working view and full
+        // resolution), and of the passes that need what they find none runs.
+        let flat = GrayImage(width: 2600, height: 1950, fill: 128)
+        let subject = ScanSubject(image: flat)
+        let gated = Scanner.search(subject, options: ScanOptions(deadline: .seconds(60), parallel: false), accept: { _ in false })
+        #expect(gated.results().isEmpty)
+        #expect(subject.cached("blocks") != nil, "the fine search looked")
+        #expect(subject.cached("adaptive12") != nil, "the working search looked")
+        let needy = Set(Scanner.pipeline.dropFirst(Scanner.mandatoryPasses).filter { $0.needs != .none }.map(\.name))
+        #expect(!needy.isEmpty)
+        #expect(needy.isDisjoint(with: gated.passesRun), "\(gated.passesRun)")
+        // Without the gate every pass runs.
+        var options = ScanOptions(deadline: .seconds(60), parallel: false)
+        options.gated = false
+        let ungated = Scanner.search(ScanSubject(image: flat), options: options, accept: { _ in false })
+        #expect(ungated.passesRun == Scanner.order)
+    }
+
+    @Test func aPictureWithACodeFeedsEveryPass() throws {
+        // The gate must not starve a picture that holds a code it did not read at once.
+        let subject = ScanSubject(image: try F.image("uneven.png"))
+        let state = Scanner.search(subject, options: ScanOptions(deadline: .seconds(60), parallel: false), accept: { _ in false })
+        #expect(state.passesRun.contains("normalized"))
+        #expect(state.results().map(\.text) == [F.payload])
+    }
+
+    // MARK: - Finder agreement
+
+    @Test func aCleanGridAgreesWithEveryFinderModuleAndNoiseWithAboutHalf() throws {
+        // The fixture's code, sampled module by module through its own map.
+        let image = try F.image("clean.png")
+        let binary = image.adaptiveBinarized(radius: 8)
+        let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: image).first)
+        let dimension = try #require(triple.candidateDimensions.first)
+        let map = try #require(GridSampler.maps(for: triple, dimension: dimension, in: image).first)
+        let grid = GridSampler.localGrid(GridSampler.sample(image, map: map, dimension: dimension))
+        #expect(FixedPatterns.finderAgreement(grid) == 1)
+        var generator = SystemRandomNumberGenerator()
+        let noise = GrayImage(width: dimension, height: dimension,
+                              pixels: (0..<(dimension * dimension)).map { _ in Bool.random(using: &generator) ? 0 : 255 })
+        #expect(FixedPatterns.finderAgreement(noise) < GridPass.leastFinderAgreement)
+    }
+
+    // MARK: - Block binarisation and many sightings
+
+    @Test func blockBinarisationKeepsTheFindersOfACleanCode() throws {
+        // Blocks are 8 pixels: a code of 9-pixel modules, as in a photo.
+        let image = try F.image("clean.png").scaled(by: 3)
+        let binary = image.blockBinarized()
+        #expect(binary.pixels.allSatisfy { $0 == 0 || $0 == 255 })
+        // The three best-sighted patterns are the finders, 3.5 modules in from three corners
+        // of the code inside its 4-module quiet zone
+        // (look-alikes in the data area are confirmed by a third as many rows).
+        let found = FinderSearch.patterns(in: binary).prefix(QRGeometry.finders)
+        let near = 7.5 * 9.0, far = Double(image.width) - near
+        for (x, y) in [(near, near), (far, near), (near, far)] {
+            #expect(found.contains { abs($0.x - x) < 9 && abs($0.y - y) < 9 }, "a finder near \(x), \(y): \(found)")
+        }
+        #expect(GrayImage(width: 40, height: 40, fill: 200).blockBinarized().pixels.allSatisfy { $0 == 255 })
+    }
+
+    @Test func sightingsMergeAtOnePlaceAndScaleOnly() {
+        var sightings = Sightings()
+        sightings.add(FinderPattern(x: 100, y: 100, module: 4, hits: 1))
+        sightings.add(FinderPattern(x: 102, y: 101, module: 4.5, hits: 1))
+        sightings.add(FinderPattern(x: 100, y: 100, module: 12, hits: 1))  // another scale
+        sightings.add(FinderPattern(x: 140, y: 100, module: 4, hits: 1))  // another place
+        #expect(sightings.patterns.count == 3)
+        #expect(sightings.patterns[0].hits == 2)
+        #expect(abs(sightings.patterns[0].x - 101) < 1e-9)
+    }
+}
