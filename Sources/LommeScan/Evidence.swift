@@ -1,13 +1,13 @@
 import LommeImages
 
 /// What a pass needs to have seen in the picture to have a chance: zbar reads a QR code
-/// only through its three finder patterns, so a pass whose view shows none of them is
-/// skipped. A picture with no code then ends after the passes that run whatever (the first
+/// only through its finder patterns, so a pass whose view shows none is skipped. A picture with no code then ends after the passes that run whatever (the first
 /// two) and the finder searches, instead of running every pass to the deadline.
 enum Evidence: Sendable {
     /// Runs whatever was seen.
     case none
-    /// Finder patterns in the working view (dark on light or light on dark).
+    /// Finder patterns in the working view (dark on light or light on dark, in either
+    /// binarisation the grid pass uses).
     case finders
     /// Finder patterns in the full-resolution picture: for the passes that look at a
     /// 12 MP photo closer than the working view.
@@ -17,7 +17,10 @@ enum Evidence: Sendable {
 extension Pass {
     // MARK: Tuning: how much must have been seen
 
-    /// Finder patterns (in any of the searches of one view) a gated pass needs.
+    /// Finder patterns (in any one search of the view) a gated pass needs. One: a code whose
+    /// finders blur or low contrast hides from our search may still be read by zbar through
+    /// another filter (the `uneven` fixture: asking for three corners of one code lost it),
+    /// and asking for more saved no measurable time on photos without a code.
     static let leastFinders = 1
 
     /// Finder patterns in the working view binarised with a window of 1/`divisor` of its
@@ -33,19 +36,26 @@ extension Pass {
     /// light, smaller than the working view shows well (see `GridPass.fineModuleLimit`).
     static func finePatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
         s.memoPatterns("fine\(inverted)") {
-            guard let binary = fineBinary(s) else { return [] }
+            guard let binary = fineBinary(s, inverted: inverted) else { return [] }
             let limit = GridPass.fineModuleLimit * Double(s.fullLongSide) / Double(workingSide)
-            return FinderSearch.patterns(in: inverted ? binary.inverted() : binary, scale: FinderSearch.steepCrossCheckScale)
+            return FinderSearch.patterns(in: binary, scale: FinderSearch.steepCrossCheckScale)
                 .filter { $0.module < limit }
         }
     }
 
-    /// The full-resolution picture binarised block by block, for pictures big enough for
-    /// the fine search (nil for smaller ones).
-    static func fineBinary(_ s: ScanSubject) -> GrayImage? {
+    /// The full-resolution picture (negated for light on dark), for pictures big enough
+    /// for the fine search (nil for smaller ones).
+    static func fineView(_ s: ScanSubject, inverted: Bool) -> GrayImage? {
         guard Double(s.fullLongSide) >= GridPass.fineFrom * Double(workingSide),
               let image = s.view(longSide: s.fullLongSide) else { return nil }
-        return s.memo("blocks") { image.blockBinarized() }
+        return inverted ? s.memo("full-inv") { image.inverted() } : image
+    }
+
+    /// The same binarised block by block.
+    static func fineBinary(_ s: ScanSubject, inverted: Bool) -> GrayImage? {
+        guard let image = fineView(s, inverted: false) else { return nil }
+        let binary = s.memo("blocks") { image.blockBinarized() }
+        return inverted ? binary.flatMap { b in s.memo("blocks-inv") { b.inverted() } } : binary
     }
 
     /// Whether `s` shows what `evidence` asks for.

@@ -192,19 +192,8 @@ extension FinderSearch {
             for j in candidates.indices where j > i {
                 for k in candidates.indices where k > j {
                     let p = [candidates[i], candidates[j], candidates[k]]
+                    guard let (a, b, c, cosine, ratio) = corners(p) else { continue }
                     let modules = p.map(\.module)
-                    guard modules.max()! < modules.min()! * tripleModuleRatio else { continue }
-                    // The corner is opposite the longest side.
-                    let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
-                    let corner = sides.firstIndex(of: sides.max()!)!
-                    let a = p[corner], b = p[(corner + 1) % 3], c = p[(corner + 2) % 3]
-                    let ab = distance(pt(a), pt(b)), ac = distance(pt(a), pt(c))
-                    let ratio = max(ab, ac) / min(ab, ac)
-                    guard ratio < tripleLegRatio else { continue }
-                    let cosine = ((b.x - a.x) * (c.x - a.x) + (b.y - a.y) * (c.y - a.y)) / (ab * ac)
-                    guard abs(cosine) < tripleCosine else { continue }
-                    let module = modules.reduce(0, +) / Double(QRGeometry.finders)
-                    guard min(ab, ac) > module * shortestLeg, max(ab, ac) < module * longestLeg else { continue }
                     // In picture coordinates (y down) top-right × bottom-left turns clockwise.
                     let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
                     let (right, left) = cross > 0 ? (b, c) : (c, b)
@@ -236,6 +225,28 @@ extension FinderSearch {
     }
 
     private static func pt(_ p: FinderPattern) -> (x: Double, y: Double) { (p.x, p.y) }
+
+    /// Three patterns as a code's corners when they can be (similar module sizes, legs of
+    /// similar length at roughly a right angle, neither too short nor too long): the corner
+    /// opposite the longest side, the other two, the legs' cosine and length ratio.
+    static func corners(_ p: [FinderPattern])
+        -> (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)? {
+        let modules = p.map(\.module)
+        guard modules.max()! < modules.min()! * tripleModuleRatio else { return nil }
+        // The corner is opposite the longest side.
+        let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
+        let corner = sides.firstIndex(of: sides.max()!)!
+        let a = p[corner], b = p[(corner + 1) % 3], c = p[(corner + 2) % 3]
+        let ab = distance(pt(a), pt(b)), ac = distance(pt(a), pt(c))
+        let ratio = max(ab, ac) / min(ab, ac)
+        guard ratio < tripleLegRatio else { return nil }
+        let cosine = ((b.x - a.x) * (c.x - a.x) + (b.y - a.y) * (c.y - a.y)) / (ab * ac)
+        guard abs(cosine) < tripleCosine else { return nil }
+        let module = modules.reduce(0, +) / Double(QRGeometry.finders)
+        guard min(ab, ac) > module * shortestLeg, max(ab, ac) < module * longestLeg else { return nil }
+        return (a, b, c, cosine, ratio)
+    }
+
 
     /// The module width along the line from a finder's centre toward `target`: the
     /// dark-light-dark runs either way of the centre span seven modules.

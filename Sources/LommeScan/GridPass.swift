@@ -81,9 +81,8 @@ enum GridPass {
     /// pixel or two in the working view.
     static func searchFine(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false) {
         let patterns = Pass.finePatterns(s, inverted: inverted)
-        guard patterns.count >= QRGeometry.finders, var binary = Pass.fineBinary(s),
-              var image = s.view(longSide: s.fullLongSide) else { return }
-        if inverted { binary = binary.inverted(); image = image.inverted() }
+        guard patterns.count >= QRGeometry.finders, let binary = Pass.fineBinary(s, inverted: inverted),
+              let image = Pass.fineView(s, inverted: inverted) else { return }
         for triple in FinderSearch.triples(from: patterns, in: binary, grey: image) {
             if trial.over { return }
             if decode(triple, in: image, trial) { continue }

@@ -35,19 +35,17 @@ struct Trial {
     let scanner: ZBarScanner
     let pass: String
     let isOver: () -> Bool
-    let report: (Decoded) -> Void
+    /// Takes the decodes of one zbar scan together (a picture can hold several codes).
+    let report: ([Decoded]) -> Void
 
     var over: Bool { isOver() }
 
     /// Scans `image`; true when zbar decoded something in it.
     @discardableResult
     func scan(_ image: GrayImage) -> Bool {
-        var decoded = false
-        for symbol in scanner.scan(image) where !symbol.bytes.isEmpty {
-            report(Decoded(bytes: symbol.bytes, pass: pass))
-            decoded = true
-        }
-        return decoded
+        let decoded = scanner.scan(image).filter { !$0.bytes.isEmpty }.map { Decoded(bytes: $0.bytes, pass: pass) }
+        if !decoded.isEmpty { report(decoded) }
+        return !decoded.isEmpty
     }
 }
 

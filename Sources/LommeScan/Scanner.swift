@@ -59,10 +59,6 @@ package enum Scanner {
     /// Worker threads, each with its own zbar scanner: two keep a dual-core machine busy.
     static let workers = 2
 
-    /// How often the calling thread judges the workers' decodes: an accepted one ends the
-    /// scan within this.
-    static let judgeInterval: DispatchTimeInterval = .milliseconds(2)
-
     /// All pass names known to the pipeline (for benchmarks).
     package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
 
@@ -131,26 +127,32 @@ package enum Scanner {
         let clock = ContinuousClock()
         let end = clock.now + (options.deadline ?? defaultDeadline)
         let state = SearchState()
-        // `accept` is not Sendable: the workers report decodes, and only this thread judges them.
-        let judge: @Sendable (Decoded) -> Void = { decoded in state.report(decoded) }
         if options.parallel && passes.count > 1 {
-            let group = DispatchGroup()
+            // `accept` is not Sendable: the workers report decodes and signal `news`, and only
+            // this thread judges them; each worker signals once more when it is done.
+            let news = DispatchSemaphore(value: 0)
+            let judge: @Sendable ([Decoded]) -> Void = { decoded in
+                state.report(decoded)
+                news.signal()
+            }
             for _ in 0..<workers {
-                DispatchQueue.global().async(group: group) {
+                DispatchQueue.global().async {
                     worker(subject, passes, options: options, state: state, end: end, clock: clock, report: judge)
+                    state.workerDone()
+                    news.signal()
                 }
             }
             // Judge decodes as they come in. An accepted one stops both workers and ends the
             // scan at once: the other worker may be inside a pass (a binarisation, a zbar scan)
             // that cannot be interrupted, and waiting for it used to double the time of a
             // picture the first pass reads. It finishes that pass on its own and takes no other.
-            while group.wait(timeout: .now() + judgeInterval) == .timedOut {
+            repeat {
+                news.wait()
                 if state.judge(accept) {
                     state.stop()
                     return state
                 }
-            }
-            _ = state.judge(accept)
+            } while state.workersDone < workers
         } else {
             worker(subject, passes, options: options, state: state, end: end, clock: clock) { decoded in
                 state.report(decoded)
@@ -163,7 +165,7 @@ package enum Scanner {
     /// Takes passes off the shared list in order until none is left, time is up or an
     /// accepted decode stops the search.
     static func worker(_ subject: ScanSubject, _ passes: [Pass], options: ScanOptions, state: SearchState,
-                       end: ContinuousClock.Instant, clock: ContinuousClock, report: (Decoded) -> Void) {
+                       end: ContinuousClock.Instant, clock: ContinuousClock, report: ([Decoded]) -> Void) {
         let scanner = ZBarScanner()
         while !state.stopped, let index = state.nextPass(below: passes.count) {
             // The first passes always run, however loaded the machine: a clean picture must
@@ -193,6 +195,7 @@ final class SearchState: Sendable {
         var accepted = false
         var stopped = false
         var ran: [String] = []
+        var workersDone = 0
     }
     private let inner = Mutex(Inner())
 
@@ -207,10 +210,10 @@ final class SearchState: Sendable {
         }
     }
 
-    /// Records a decode unless the same payload was found before.
-    func report(_ decoded: Decoded) {
+    /// Records decodes, each unless the same payload was found before.
+    func report(_ decoded: [Decoded]) {
         inner.withLock { state in
-            if !state.found.contains(where: { $0.bytes == decoded.bytes }) { state.found.append(decoded) }
+            for one in decoded where !state.found.contains(where: { $0.bytes == one.bytes }) { state.found.append(one) }
         }
     }
 
@@ -234,6 +237,9 @@ final class SearchState: Sendable {
     }
 
     func results() -> [Decoded] { inner.withLock { $0.found } }
+
+    func workerDone() { inner.withLock { $0.workersDone += 1 } }
+    var workersDone: Int { inner.withLock { $0.workersDone } }
 
     /// Notes that a pass ran (was not skipped for want of evidence).
     func ran(_ pass: String) { inner.withLock { $0.ran.append(pass) } }

@@ -34,7 +34,7 @@ struct EvidenceTests {
     @Test func theFineSearchLeavesSmallPicturesAlone() throws {
         // The working view shows a small picture whole: nothing finer to search.
         let subject = ScanSubject(image: try F.image("clean.png"))
-        #expect(Pass.fineBinary(subject) == nil)
+        #expect(Pass.fineBinary(subject, inverted: false) == nil)
         #expect(!Pass.shows(subject, .fineFinders))
     }
 
