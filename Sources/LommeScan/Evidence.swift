@@ -6,12 +6,14 @@ import LommeImages
 enum Evidence: Sendable {
     /// Runs whatever was seen.
     case none
-    /// Finder patterns in the working view (dark on light or light on dark, in either
-    /// binarisation the grid pass uses).
+    /// Finder patterns in the working view, in either binarisation the grid pass uses:
+    /// dark on light, or light on dark for the passes that negate the picture.
     case finders
-    /// Finder patterns in the full-resolution picture: for the passes that look at a
-    /// 12 MP photo closer than the working view.
+    case lightFinders
+    /// The same in the full-resolution picture: for the passes that look at a 12 MP photo
+    /// closer than the working view.
     case fineFinders
+    case fineLightFinders
 }
 
 extension Pass {
@@ -37,17 +39,18 @@ extension Pass {
     static func finePatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
         s.memoPatterns("fine\(inverted)") {
             guard let binary = fineBinary(s, inverted: inverted) else { return [] }
-            let limit = GridPass.fineModuleLimit * Double(s.fullLongSide) / Double(workingSide)
+            let limit = GridPass.fineModuleLimit * Double(max(binary.width, binary.height)) / Double(workingSide)
             return FinderSearch.patterns(in: binary, scale: FinderSearch.steepCrossCheckScale)
                 .filter { $0.module < limit }
         }
     }
 
     /// The full-resolution picture (negated for light on dark), for pictures big enough
-    /// for the fine search (nil for smaller ones).
+    /// for the fine search (nil for smaller ones); a bigger one shrunk to `fineLongestSide`,
+    /// which bounds the memory a 100 MP picture costs.
     static func fineView(_ s: ScanSubject, inverted: Bool) -> GrayImage? {
         guard Double(s.fullLongSide) >= GridPass.fineFrom * Double(workingSide),
-              let image = s.view(longSide: s.fullLongSide) else { return nil }
+              let image = s.view(longSide: min(s.fullLongSide, GridPass.fineLongestSide)) else { return nil }
         return inverted ? s.memo("full-inv") { image.inverted() } : image
     }
 
@@ -63,12 +66,12 @@ extension Pass {
         switch evidence {
         case .none:
             return true
-        case .finders:
+        case .finders, .lightFinders:
             return [wideWindow, narrowWindow].contains { divisor in
-                [false, true].contains { workingPatterns(s, divisor: divisor, inverted: $0).count >= leastFinders }
+                workingPatterns(s, divisor: divisor, inverted: evidence == .lightFinders).count >= leastFinders
             }
-        case .fineFinders:
-            return [false, true].contains { finePatterns(s, inverted: $0).count >= leastFinders }
+        case .fineFinders, .fineLightFinders:
+            return finePatterns(s, inverted: evidence == .fineLightFinders).count >= leastFinders
         }
     }
 }

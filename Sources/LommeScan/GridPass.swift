@@ -73,8 +73,11 @@ enum GridPass {
     /// are under `fineModuleLimit` pixels there) are what the fine search adds: codes small
     /// in a big photo, whose finders the working view blurs into a few pixels.
     static let fineModuleLimit = 4.0
-    /// The fine search runs on pictures at least this many times the working view's size.
+    /// The fine search runs on pictures at least this many times the working view's size…
     static let fineFrom = 2.0
+    /// …on a view of at most this long side (a 16 MP phone photo whole; a 48 or 100 MP one
+    /// decoded at half or a quarter of its size, as libjpeg does cheaply).
+    static let fineLongestSide = 4608
 
     /// The grid sampler on the whole picture at full resolution, binarised block by block:
     /// for codes a fraction of a 12 MP photo's size, steeply tilted, whose modules are a

@@ -71,28 +71,28 @@ extension Pass {
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
-        Pass("inverted", needs: .finders) { s in working(s).map { [$0.inverted()] } ?? [] },
+        Pass("inverted", needs: .lightFinders) { s in working(s).map { [$0.inverted()] } ?? [] },
         Pass("otsu", needs: .finders) { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
         Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass("adaptive-inv", needs: .finders) { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
+        Pass("adaptive-inv", needs: .lightFinders) { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
         Pass("sauvola", needs: .finders) { s in
             working(s).map { [$0.sauvolaBinarized(radius: localRadius($0, divisor: middleWindow))] } ?? []
         },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening, or doubling the
         // picture before a local threshold, opens them again.
-        Pass("sharpened-inv", needs: .finders) { s in
+        Pass("sharpened-inv", needs: .lightFinders) { s in
             working(s).map { [$0.inverted().sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount)] } ?? []
         },
-        Pass("adaptive-up2-inv", needs: .none) { s in
+        Pass("adaptive-up2-inv", needs: .lightFinders) { s in
             guard s.fullLongSide <= darkDoubledUpTo, let image = working(s) else { return [] }
             let big = enlarged(image.inverted(), by: 2)
             return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
         },
         Pass("grid", needs: .finders) { s, trial in GridPass.search(s, trial) },
-        Pass("grid-inv", needs: .finders) { s, trial in GridPass.search(s, trial, inverted: true) },
+        Pass("grid-inv", needs: .lightFinders) { s, trial in GridPass.search(s, trial, inverted: true) },
         Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
-        Pass("grid-fine-inv", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
+        Pass("grid-fine-inv", needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
         Pass("regions", needs: .finders) { s in regionCrops(s, binarize: false) },
         Pass("regions-bin", needs: .finders) { s in regionCrops(s, binarize: true) },
         // Low contrast under a dark gradient: each pixel against its window's spread.

@@ -17,6 +17,25 @@ struct EvidenceTests {
         #expect(Pass.shows(ScanSubject(image: try F.image("clean.png")), .finders))
     }
 
+    /// One finder pattern, 6 pixels a module, dark on light, alone on a 200-pixel picture.
+    static func loneFinder() -> GrayImage {
+        var image = GrayImage(width: 200, height: 200, fill: 230)
+        for y in 0..<42 {
+            for x in 0..<42 {
+                let ring = max(abs(x / 6 - 3), abs(y / 6 - 3))
+                if ring != 2 { image[79 + x, 79 + y] = 20 }
+            }
+        }
+        return image
+    }
+
+    @Test func negatingPassesLookForLightOnDarkFinders() throws {
+        #expect(Pass.shows(ScanSubject(image: Self.loneFinder()), .finders))
+        #expect(Pass.shows(ScanSubject(image: Self.loneFinder().inverted()), .lightFinders))
+        let flat = ScanSubject(image: GrayImage(width: 300, height: 200, fill: 90))
+        #expect(!Pass.shows(flat, .finders) && !Pass.shows(flat, .lightFinders))
+    }
+
     @Test func onlyTheFullResolutionSearchSeesASmallSteepCode() throws {
         let subject = ScanSubject(image: try F.image("steep.jpg"))
         #expect(Pass.finePatterns(subject, inverted: false).count >= QRGeometry.finders)
@@ -36,6 +55,15 @@ struct EvidenceTests {
         let subject = ScanSubject(image: try F.image("clean.png"))
         #expect(Pass.fineBinary(subject, inverted: false) == nil)
         #expect(!Pass.shows(subject, .fineFinders))
+    }
+
+    @Test func aHugePictureIsSearchedAtAPhonesSize() throws {
+        // The fine search's copies (binarised, negated) of a 100 MP picture would cost
+        // hundreds of MB: its view is shrunk to a 16 MP phone's long side.
+        let subject = ScanSubject(image: GrayImage(width: 6000, height: 4000, fill: 120))
+        let view = try #require(Pass.fineView(subject, inverted: true))
+        #expect(max(view.width, view.height) == GridPass.fineLongestSide)
+        #expect(try #require(Pass.fineBinary(subject, inverted: false)).width == view.width)
     }
 
     @Test func aGatedPipelineSkipsWhatAFlatPictureCannotFeed() throws {
