@@ -1,8 +1,9 @@
 import LommeImages
 
-/// The grid-sampler pass: finder patterns in the binarised working view, grouped into
-/// triples; for each, the code re-drawn clean through the likeliest perspective maps
-/// (`GridSampler.maps`) at the likeliest sizes, each handed to zbar until one decodes.
+/// The grid-sampler passes: finder patterns in the binarised working view (or, for the
+/// fine passes, the whole full-resolution picture), grouped into triples; for each, the
+/// code re-drawn clean through the likeliest perspective maps (`GridSampler.maps`) at the
+/// likeliest sizes, each handed to zbar until one decodes.
 enum GridPass {
     /// Pixels a module should have in the picture sampled from (a finer view when the
     /// working view is coarser than this).
@@ -69,9 +70,9 @@ enum GridPass {
         }
     }
 
-    /// Finder patterns at least this much smaller than in the working view (whose modules
-    /// are under `fineModuleLimit` pixels there) are what the fine search adds: codes small
-    /// in a big photo, whose finders the working view blurs into a few pixels.
+    /// The fine search keeps the finder patterns whose modules would be under this many
+    /// pixels in the working view: codes small in a big photo, which the working view blurs
+    /// into a few pixels (larger ones the working view's own search finds).
     static let fineModuleLimit = 4.0
     /// The fine search runs on pictures at least this many times the working view's size…
     static let fineFrom = 2.0
@@ -136,4 +137,3 @@ enum GridPass {
         return false
     }
 }
-
