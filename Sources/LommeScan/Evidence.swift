@@ -1,8 +1,9 @@
 import LommeImages
 
 /// What a pass needs to have seen in the picture to have a chance: zbar reads a QR code
-/// only through its finder patterns, so a pass whose view shows none is skipped. A picture with no code then ends after the passes that run whatever (the first
-/// two) and the finder searches, instead of running every pass to the deadline.
+/// only through its finder patterns, so a pass whose view shows none is skipped. A picture
+/// with no code then ends after the passes that run whatever (the first two) and the
+/// finder searches, instead of running every pass to the deadline.
 enum Evidence: Sendable {
     /// Runs whatever was seen.
     case none

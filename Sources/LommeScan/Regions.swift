@@ -79,15 +79,9 @@ extension Pass {
     /// from the best resolution available and scaled so a module is about four pixels.
     static func regionCrops(_ s: ScanSubject, binarize: Bool) -> [GrayImage] {
         guard let image = working(s) else { return [] }
-        return regionCrops(s, patterns: workingPatterns(s, divisor: narrowWindow, inverted: false),
-                           width: image.width, binarize: binarize)
-    }
-
-    /// Crops round groups of `patterns`, found in a view `width` pixels wide.
-    static func regionCrops(_ s: ScanSubject, patterns: [FinderPattern], width: Int, binarize: Bool) -> [GrayImage] {
-        let height = width * s.fullHeight / s.fullWidth
-        let regions = FinderSearch.regions(from: patterns, width: width, height: height)
-        let toFull = Double(s.fullWidth) / Double(width)
+        let patterns = workingPatterns(s, divisor: narrowWindow, inverted: false)
+        let regions = FinderSearch.regions(from: patterns, width: image.width, height: image.height)
+        let toFull = Double(s.fullWidth) / Double(image.width)
         var crops: [GrayImage] = []
         for region in regions {
             let fullModule = region.module * toFull

@@ -5,7 +5,8 @@ import LommeScan
 //   PATH \t MILLISECONDS \t PASS:HEX \t PASS:HEX ...
 // or with --matrix one line per picture and pass, every pass run alone:
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
-// Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows), --deadline MS, --passes a,b,c (with --matrix: only these),
+// Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows),
+// --deadline MS, --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
