@@ -1,4 +1,4 @@
-// libheif, loaded on first use (lomme_lazy.h): the 17 functions LommeImages/HEIFCodec.swift
+// libheif, loaded on first use (lomme_lazy.h): the 18 functions LommeImages/HEIFCodec.swift
 // calls. libheif pulls x265, aom, dav1d and more: the biggest saving at start-up.
 #include <libheif/heif.h>
 #include "lazy_stub.h"
@@ -7,6 +7,8 @@
 LAZY(H, struct heif_error, heif_init, (struct heif_init_params *params), (params))
 LAZY(H, struct heif_context *, heif_context_alloc, (void), ())
 LAZY_VOID(H, heif_context_free, (struct heif_context *context), (context))
+LAZY_VOID(H, heif_context_set_maximum_image_size_limit, (struct heif_context *context, int maximum_width),
+          (context, maximum_width))
 LAZY(H, struct heif_error, heif_context_read_from_memory_without_copy,
      (struct heif_context *context, const void *mem, size_t size, const struct heif_reading_options *options),
      (context, mem, size, options))

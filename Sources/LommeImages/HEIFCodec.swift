@@ -21,6 +21,12 @@ enum HEIFCodec {
         }
     }
 
+    /// libheif refuses images (a grid's whole canvas too) wider or taller than this before
+    /// allocating them: a grid's size is in its own descriptor, not in the dimensions
+    /// checked below, and a 1.9 KB file declaring a 24950×26995 grid made libheif allocate
+    /// 2 GB (found by CI's fuzzing). 10000² is `ImageLimits.maxPixels`.
+    static let largestSide = 10_000
+
     /// libheif wants heif_init before use; once per process is enough.
     private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
 
@@ -77,6 +83,7 @@ enum HEIFCodec {
                 return .failure(.image("cannot read \(ImageLimits.display(name)): libheif is out of memory"))
             }
             defer { heif_context_free(context) }
+            heif_context_set_maximum_image_size_limit(context, Int32(largestSide))
             var error = heif_context_read_from_memory_without_copy(context, data.baseAddress, data.count, nil)
             guard error.code == heif_error_Ok else { return .failure(problem(error, name: name)) }
             var handle: OpaquePointer? = nil
@@ -98,7 +105,8 @@ enum HEIFCodec {
     private static func problem(_ error: heif_error, name: String) -> LommeError {
         let detail = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         if error.subcode == heif_suberror_Security_limit_exceeded {
-            return ImageLimits.tooLarge(name: name, detail: "a picture larger than libheif allows (\(ImageLimits.oneLine(detail)))")
+            return .image("\(ImageLimits.display(name)) declares a HEIC picture more than \(largestSide) pixels a side "
+                + "(or more than libheif allows), more than any photo; refusing to load it — export it as JPEG and try again")
         }
         if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype
             || error.code == heif_error_Plugin_loading_error {

@@ -42,10 +42,11 @@ struct FuzzRegressionTests {
     }
 
     /// The heic fuzzer's first find: a file whose header declares another size than its
-    /// picture has. The scan sizes its passes from the declared size, so it is damaged (exit 2).
-    @Test func heicWhoseDeclaredSizeIsNotItsPictureIsDamaged() {
+    /// picture has (41×15145). The scan sizes its passes from the declared size; since
+    /// libheif's own limit is set, that size is refused before anything is decoded (exit 2).
+    @Test func heicWhoseDeclaredSizeIsNotItsPictureIsRefused() {
         let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/declared-41x15145-decodes-41x41.heic"], timeout: 20)
-        #expect(r.status == 2 && r.stderr.contains("declares 41×15145"), "\(r.status): \(r.stderr)")
+        #expect(r.status == 2 && r.stderr.contains("more than 10000 pixels a side"), "\(r.status): \(r.stderr)")
     }
 
     /// The heic fuzzer's second find (in a CI run): a 1.9 KB grid image whose tiles lead back
@@ -55,6 +56,17 @@ struct FuzzRegressionTests {
     @Test func heicGridThatRefersToItselfIsDamaged() {
         let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/grid-that-refers-to-itself.heic"], timeout: 20)
         #expect(r.status == 2 && r.signal == nil && r.stderr.contains("refer to each other in a loop"), "\(r.status): \(r.stderr)")
+    }
+
+    /// The heic fuzzer's second find: a 1.9 KB file whose 41×41 grid item declares a
+    /// 24950×26995 canvas in its grid descriptor. libheif 1.15 allocated the canvas (2 GB)
+    /// before finding out it could not fill it; the loader now sets libheif's own size
+    /// limit, and the file is refused as too large without the allocation (here under a
+    /// 1 GB address-space limit, which the allocation would have broken).
+    @Test func heicGridDeclaringTwoGigabytesIsTooLarge() {
+        let fixture = packageRoot + "/fixtures/fuzz/heic/grid-of-two-gigabytes.heic"
+        let r = CLI.run([fixture], shell: #"ulimit -v 1048576; "$LV" scan "$1""#, timeout: 20)
+        #expect(r.status == 2 && r.signal == nil && r.stderr.contains("more than 10000 pixels a side"), "\(r.status): \(r.stderr)")
     }
 
     /// The png fuzzer's find: a 136-byte file whose text chunk declares 1.7 GB. libpng
