@@ -11,12 +11,6 @@ extension GrayImage {
     static let adaptiveOffset = 3
     /// …and only in windows whose deviation is at least this: a flat area holds no edge.
     static let flatContrast = 3
-    /// Sauvola's k: how far a flat window's threshold drops below its mean (0.2 to 0.5 in
-    /// the literature; the low end moves it least).
-    static let sauvolaK = 0.2
-    /// Sauvola's R, the deviation counted as full contrast, is the picture's largest but at
-    /// least this: a blank picture's tiny deviations are not contrast.
-    static let sauvolaSmallestRange: UInt8 = 16
 
     /// Every pixel darker than `threshold` black, the rest white.
     func thresholded(at threshold: UInt8) -> GrayImage {
@@ -59,27 +53,6 @@ extension GrayImage {
             output.withUnsafeMutableBufferPointer { out in
                 for i in 0..<src.count where Int(deviation[i]) >= minContrast {
                     if Int(src[i]) < Int(mean[i]) - offset { out[i] = 0 }
-                }
-            }
-        }
-        return GrayImage(width: width, height: height, pixels: output)
-    }
-
-    /// Sauvola's binarisation: threshold = mean · (1 + k · (deviation / R − 1)), which pulls
-    /// the threshold down in flat areas (for paper in bad light). R is the largest deviation
-    /// in the picture rather than Sauvola's fixed 128, so low-contrast photos work too.
-    func sauvolaBinarized(radius: Int) -> GrayImage {
-        let k = Self.sauvolaK
-        let stats = LocalStats(self, radius: radius)
-        let mean = stats.mean, deviation = stats.deviation
-        let range = Double(max(Self.sauvolaSmallestRange, deviation.max() ?? 0))
-        // Precomputed factor per deviation value.
-        let factor = (0..<256).map { 1 + k * (Double($0) / range - 1) }
-        var output = [UInt8](repeating: 255, count: pixels.count)
-        pixels.withUnsafeBufferPointer { src in
-            output.withUnsafeMutableBufferPointer { out in
-                for i in 0..<src.count {
-                    if Double(src[i]) < Double(mean[i]) * factor[Int(deviation[i])] { out[i] = 0 }
                 }
             }
         }

@@ -29,30 +29,37 @@ extension Pass {
     /// Finder patterns in the working view binarised with a window of 1/`divisor` of its
     /// side, dark or light (made once per picture and shared with the grid pass).
     static func workingPatterns(_ s: ScanSubject, divisor: Int, inverted: Bool) -> [FinderPattern] {
-        s.memoPatterns("working\(divisor)\(inverted)") {
-            guard let binary = adaptive(s, divisor: divisor) else { return [] }
-            return FinderSearch.patterns(in: inverted ? binary.inverted() : binary)
+        let both = s.memoPatterns("working\(divisor)") {
+            guard let binary = adaptive(s, divisor: divisor) else { return ([], []) }
+            return FinderSearch.patternsByPolarity(in: binary)
         }
+        return inverted ? both.light : both.dark
     }
 
     /// Finder patterns in the full-resolution picture binarised block by block, dark or
     /// light, smaller than the working view shows well (see `GridPass.fineModuleLimit`).
     static func finePatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
-        s.memoPatterns("fine\(inverted)") {
-            guard let binary = fineBinary(s, inverted: inverted) else { return [] }
+        let (dark, light) = s.memoPatterns("fine") {
+            guard let binary = fineBinary(s, inverted: false) else { return ([], []) }
             let limit = GridPass.fineModuleLimit * Double(max(binary.width, binary.height)) / Double(workingSide)
-            return FinderSearch.patterns(in: binary, scale: FinderSearch.steepCrossCheckScale)
-                .filter { $0.module < limit }
+            let found = FinderSearch.patternsByPolarity(in: binary, scale: FinderSearch.steepCrossCheckScale)
+            return (found.dark.filter { $0.module < limit }, found.light.filter { $0.module < limit })
         }
+        return inverted ? light : dark
     }
 
     /// The full-resolution picture (negated for light on dark), for pictures big enough
     /// for the fine search (nil for smaller ones); a bigger one shrunk to `fineLongestSide`,
     /// which bounds the memory a 100 MP picture costs.
     static func fineView(_ s: ScanSubject, inverted: Bool) -> GrayImage? {
-        guard Double(s.fullLongSide) >= GridPass.fineFrom * Double(workingSide),
-              let image = s.view(longSide: min(s.fullLongSide, GridPass.fineLongestSide)) else { return nil }
+        guard let side = fineSide(long: s.fullLongSide), let image = s.view(longSide: side) else { return nil }
         return inverted ? s.memo("full-inv") { image.inverted() } : image
+    }
+
+    /// The long side of the fine view of a picture `long` pixels long; nil when the picture
+    /// is too small for the fine search.
+    static func fineSide(long: Int) -> Int? {
+        Double(long) >= GridPass.fineFrom * Double(workingSide) ? min(long, GridPass.fineLongestSide) : nil
     }
 
     /// The same binarised block by block.
@@ -60,6 +67,17 @@ extension Pass {
         guard let image = fineView(s, inverted: false) else { return nil }
         let binary = s.memo("blocks") { image.blockBinarized() }
         return inverted ? binary.flatMap { b in s.memo("blocks-inv") { b.inverted() } } : binary
+    }
+
+    /// Whether judging `evidence` would wait long for another thread still searching for
+    /// it: the fine search (a 12 MP photo's block binarisation and finder search, a quarter
+    /// of a second). The working view's takes a few hundredths, less than running another
+    /// pass out of turn would cost.
+    static func wouldWait(_ s: ScanSubject, _ evidence: Evidence) -> Bool {
+        switch evidence {
+        case .none, .finders, .lightFinders: return false
+        case .fineFinders, .fineLightFinders: return s.beingMade("fine")
+        }
     }
 
     /// Whether `s` shows what `evidence` asks for.

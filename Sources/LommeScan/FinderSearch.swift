@@ -45,38 +45,55 @@ enum FinderSearch {
     static let sightingsPerModule = 0.5
 
     /// Finder patterns in `image`, which should be binarised (0 and 255), whose module down
-    /// the column is within `scale` of the one along the row.
-    static func patterns(in image: GrayImage, scale: Double = crossCheckScale) -> [FinderPattern] {
+    /// the column is within `scale` of the one along the row; light on dark ones when
+    /// `inverted` (as in the negated picture, without making it).
+    static func patterns(in image: GrayImage, scale: Double = crossCheckScale, inverted: Bool = false) -> [FinderPattern] {
+        let both = patternsByPolarity(in: image, scale: scale)
+        return inverted ? both.light : both.dark
+    }
+
+    /// Dark on light and light on dark finder patterns in `image`, found in one pass over its
+    /// rows: the same runs serve both, a pattern's five runs ending in a dark run for the one
+    /// and in a light run for the other.
+    static func patternsByPolarity(in image: GrayImage, scale: Double = crossCheckScale)
+        -> (dark: [FinderPattern], light: [FinderPattern]) {
         let w = image.width, h = image.height
-        guard w >= QRGeometry.smallestSide, h >= QRGeometry.smallestSide else { return [] }
-        var found = Sightings()
+        guard w >= QRGeometry.smallestSide, h >= QRGeometry.smallestSide else { return ([], []) }
+        assert(darkBelow == 0x80, "the eight-at-a-time run search tests the top bit")
+        var dark = Sightings(), light = Sightings()
         image.pixels.withUnsafeBufferPointer { px in
-            var starts: [Int] = [], lengths: [Int] = []
-            starts.reserveCapacity(w); lengths.reserveCapacity(w)
-            var five = [0, 0, 0, 0, 0]
+            guard let base = px.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
             for y in 0..<h {
                 let row = y * w
-                // The row as runs; runs at even indices are dark.
-                starts.removeAll(keepingCapacity: true); lengths.removeAll(keepingCapacity: true)
+                // The row as runs of one level; r0…r4 are the last five runs' lengths and
+                // `s2` where the middle one of them began.
+                var r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0
+                var s2 = 0, s3 = 0, s4 = 0
+                var runs = 0
                 var x = 0
-                while x < w && px[row + x] >= darkBelow { x += 1 }
                 while x < w {
-                    let dark = px[row + x] < darkBelow
+                    let isDark = px[row + x] < darkBelow
                     var end = x + 1
-                    while end < w && (px[row + end] < darkBelow) == dark { end += 1 }
-                    starts.append(x); lengths.append(end - x)
-                    x = end
-                }
-                var i = 0
-                while i + 4 < lengths.count {
-                    for k in 0..<5 { five[k] = lengths[i + k] }
-                    if let module = ratioModule(five) {
-                        let centerX = Double(starts[i + 2]) + Double(lengths[i + 2]) / 2
-                        if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module, scale: scale) {
-                            found.add(FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1))
+                    // Eight pixels at a time while all are of the run's level (with
+                    // `darkBelow` 128, dark is a clear top bit), then one at a time.
+                    let same: UInt64 = isDark ? 0 : 0x8080_8080_8080_8080
+                    while end + 8 <= w && raw.loadUnaligned(fromByteOffset: row + end, as: UInt64.self) & 0x8080_8080_8080_8080 == same {
+                        end += 8
+                    }
+                    while end < w && (px[row + end] < darkBelow) == isDark { end += 1 }
+                    (r0, r1, r2, r3, r4) = (r1, r2, r3, r4, end - x)
+                    (s2, s3, s4) = (s3, s4, x)
+                    runs += 1
+                    if runs >= 5, let module = ratioModule(r0, r1, r2, r3, r4) {
+                        let centerX = Double(s2) + Double(r2) / 2
+                        if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module,
+                                                                      scale: scale, inverted: !isDark) {
+                            let found = FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1)
+                            if isDark { dark.add(found) } else { light.add(found) }
                         }
                     }
-                    i += 2
+                    x = end
                 }
             }
         }
@@ -85,41 +102,52 @@ enum FinderSearch {
         // there alone); asking for 1.5·module sightings lost codes turned that far.
         // Look-alikes in the data area are confirmed by fewer still, and triples are ranked
         // by sightings.
-        return found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * sightingsPerModule)) }.sorted { $0.hits > $1.hits }
+        func confirmed(_ found: Sightings) -> [FinderPattern] {
+            found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * sightingsPerModule)) }.sorted { $0.hits > $1.hits }
+        }
+        return (confirmed(dark), confirmed(light))
     }
 
     /// The module size if five run lengths are close enough to 1:1:3:1:1.
-    static func ratioModule(_ r: [Int]) -> Double? {
-        let total = r[0] + r[1] + r[2] + r[3] + r[4]
+    @inline(__always)
+    static func ratioModule(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) -> Double? {
+        let total = r0 + r1 + r2 + r3 + r4
         guard total >= QRGeometry.finderSide else { return nil }
+        // Most runs fail already the test below multiplied through by 7 (made a hair looser
+        // for rounding): no division for them.
+        let loose = Double(total) * (1 + 1e-9)
+        @inline(__always) func outerFar(_ r: Int) -> Bool { Double(abs(7 * r - total)) > runTolerance * loose }
+        guard !outerFar(r0), !outerFar(r1), !outerFar(r3), !outerFar(r4),
+              Double(abs(7 * r2 - 3 * total)) < 3 * runTolerance * centreTolerance * loose else { return nil }
         let module = Double(total) / Double(QRGeometry.finderSide)
         let tolerance = module * runTolerance
-        for i in [0, 1, 3, 4] where abs(Double(r[i]) - module) > tolerance { return nil }
+        guard abs(Double(r0) - module) <= tolerance, abs(Double(r1) - module) <= tolerance,
+              abs(Double(r3) - module) <= tolerance, abs(Double(r4) - module) <= tolerance else { return nil }
         let centre = Double(QRGeometry.finderCentreSide)
-        guard abs(Double(r[2]) - centre * module) < centre * tolerance * centreTolerance else { return nil }
+        guard abs(Double(r2) - centre * module) < centre * tolerance * centreTolerance else { return nil }
         return module
     }
 
     /// Counts runs up and down from a dark centre pixel and checks the same ratio there.
     static func crossCheckVertical(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, x: Int, y: Int, expected: Double,
-                                   scale: Double) -> (Double, Double)? {
+                                   scale: Double, inverted: Bool = false) -> (Double, Double)? {
         guard x >= 0, x < w else { return nil }
-        @inline(__always) func dark(_ yy: Int) -> Bool { px[yy * w + x] < darkBelow }
+        @inline(__always) func dark(_ yy: Int) -> Bool { (px[yy * w + x] < darkBelow) != inverted }
         guard dark(y) else { return nil }
         let limit = Int(expected * crossCheckReach) + crossCheckSlack
-        var r = [0, 0, 0, 0, 0]
+        var r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0
         // Upwards: centre dark, light, dark.
         var yy = y
-        while yy >= 0 && dark(yy) { r[2] += 1; yy -= 1 }
-        while yy >= 0 && !dark(yy) && r[1] <= limit { r[1] += 1; yy -= 1 }
-        while yy >= 0 && dark(yy) && r[0] <= limit { r[0] += 1; yy -= 1 }
+        while yy >= 0 && dark(yy) { r2 += 1; yy -= 1 }
+        while yy >= 0 && !dark(yy) && r1 <= limit { r1 += 1; yy -= 1 }
+        while yy >= 0 && dark(yy) && r0 <= limit { r0 += 1; yy -= 1 }
         yy = y + 1
-        while yy < h && dark(yy) { r[2] += 1; yy += 1 }
-        while yy < h && !dark(yy) && r[3] <= limit { r[3] += 1; yy += 1 }
-        while yy < h && dark(yy) && r[4] <= limit { r[4] += 1; yy += 1 }
-        guard r[0] > 0, r[1] > 0, r[3] > 0, r[4] > 0, let module = ratioModule(r) else { return nil }
+        while yy < h && dark(yy) { r2 += 1; yy += 1 }
+        while yy < h && !dark(yy) && r3 <= limit { r3 += 1; yy += 1 }
+        while yy < h && dark(yy) && r4 <= limit { r4 += 1; yy += 1 }
+        guard r0 > 0, r1 > 0, r3 > 0, r4 > 0, let module = ratioModule(r0, r1, r2, r3, r4) else { return nil }
         guard module < expected * scale, module > expected / scale else { return nil }
-        let centerY = Double(yy - r[4] - r[3]) - Double(r[2]) / 2
+        let centerY = Double(yy - r4 - r3) - Double(r2) / 2
         return (centerY, module)
     }
 

@@ -19,8 +19,6 @@ enum GridSampler {
     static let alignmentSearchShare = 8.0
     static let smallestAlignmentSearch = 4.0
     static let largestAlignmentSearch = 8.0
-    /// The fourth point is moved by up to this many modules either way, on the likeliest size.
-    static let fourthPointSpread = 2
 
     /// Mean grey around the centre of every module of a `dimension`² code whose module
     /// coordinates `map` takes to `image` (3×3 points within the middle of each module).
@@ -88,38 +86,26 @@ enum GridSampler {
         return top * (1 - ay) + bottom * ay
     }
 
-    /// The perspective maps worth trying for a code of `dimension` modules whose finder
-    /// centres are `triple` in `image`, best guess first: through the alignment pattern when
-    /// one is found (versions 2 and up), else through the corner that completes the
-    /// parallelogram; then with that fourth point moved by up to `spread` modules either way,
-    /// for perspective the three finders cannot show and for codes on bent surfaces.
-    static func maps(for triple: FinderTriple, dimension: Int, in image: GrayImage, spread: Int = fourthPointSpread) -> [Homography] {
-        let d = Double(dimension)
-        let c = QRGeometry.finderCentre
+    /// The first guess at the map for a `dimension`-module code whose finder centres are
+    /// `triple`: through the fourth corner the finders' module widths suggest when they show
+    /// perspective, else the corner that completes the parallelogram. Nil when the three
+    /// centres are (nearly) on one line.
+    static func guide(for triple: FinderTriple, dimension: Int) -> Homography? {
+        let d = Double(dimension), c = QRGeometry.finderCentre
         let moduleCentres = [(x: c, y: c), (x: d - c, y: c), (x: c, y: d - c)]
-        let pictureCentres = [triple.topLeft, triple.topRight, triple.bottomLeft]
-        guard let affine = Homography(affineFrom: moduleCentres, to: pictureCentres) else { return [] }
-        // The fourth point from the finders' module widths when they show perspective, else
-        // where the parallelogram puts it; then the alignment pattern searched around it.
-        let guide = triple.perspectiveMap(dimension: dimension) ?? affine
-        var fourth = (x: d - c, y: d - c)
-        var fourthAt = guide.map(fourth.x, fourth.y)
-        if dimension >= QRGeometry.smallestAlignedSide {
-            fourth = (d - QRGeometry.alignmentCentre, d - QRGeometry.alignmentCentre)
-            let radius = min(largestAlignmentSearch, max(smallestAlignmentSearch, d / alignmentSearchShare))
-            fourthAt = AlignmentSearch.locate(in: image, map: guide, u: fourth.x, v: fourth.y, radius: radius)
-                ?? guide.map(fourth.x, fourth.y)
-        }
-        // Offsets in module units, nearest first, measured along the affine map's axes.
-        var offsets: [(Int, Int)] = []
-        for dy in -spread...spread { for dx in -spread...spread { offsets.append((dx, dy)) } }
-        offsets.sort { $0.0 * $0.0 + $0.1 * $0.1 < $1.0 * $1.0 + $1.1 * $1.1 }
-        let origin = affine.map(0, 0), unitX = affine.map(1, 0), unitY = affine.map(0, 1)
-        let ex = (x: unitX.x - origin.x, y: unitX.y - origin.y), ey = (x: unitY.x - origin.x, y: unitY.y - origin.y)
-        return offsets.compactMap { dx, dy in
-            let moved = (x: fourthAt.x + Double(dx) * ex.x + Double(dy) * ey.x,
-                         y: fourthAt.y + Double(dx) * ex.y + Double(dy) * ey.y)
-            return Homography(from: moduleCentres + [fourth], to: pictureCentres + [moved])
-        }
+        return triple.perspectiveMap(dimension: dimension)
+            ?? Homography(affineFrom: moduleCentres, to: [triple.topLeft, triple.topRight, triple.bottomLeft])
+    }
+
+    /// The perspective map for a `dimension`-module code that `guide` roughly places in
+    /// `image`: through the alignment pattern when one is found near where `guide` puts it
+    /// (versions 2 and up), else `guide` itself.
+    static func map(guided guide: Homography, for triple: FinderTriple, dimension: Int, in image: GrayImage) -> Homography {
+        guard dimension >= QRGeometry.smallestAlignedSide else { return guide }
+        let d = Double(dimension), c = QRGeometry.finderCentre, a = d - QRGeometry.alignmentCentre
+        let radius = min(largestAlignmentSearch, max(smallestAlignmentSearch, d / alignmentSearchShare))
+        guard let found = AlignmentSearch.locate(in: image, map: guide, u: a, v: a, radius: radius) else { return guide }
+        return Homography(from: [(c, c), (d - c, c), (c, d - c), (a, a)],
+                          to: [triple.topLeft, triple.topRight, triple.bottomLeft, found]) ?? guide
     }
 }

@@ -1,8 +1,10 @@
 /// A plane-to-plane perspective map (a 3×3 matrix up to scale): how a flat square code
 /// looks in a photo taken at an angle. Maps module coordinates of a code to pixels.
 struct Homography: Equatable {
-    /// Row-major, with the last entry fixed at 1.
-    var m: [Double]
+    /// Row-major, the last entry fixed at 1: nine stored numbers rather than an array, as
+    /// the samplers map every module dozens of times.
+    private let m0, m1, m2, m3, m4, m5, m6, m7: Double
+    private let m8 = 1.0
 
     /// A pivot smaller than this means the points are (nearly) on one line: no map.
     static let singularPivot = 1e-10
@@ -20,7 +22,7 @@ struct Homography: Equatable {
             a.append([0, 0, 0, x, y, 1, -v * x, -v * y, v])
         }
         guard let h = Homography.solve(&a) else { return nil }
-        m = h + [1]
+        (m0, m1, m2, m3, m4, m5, m6, m7) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
     }
 
     /// The affine map through three point pairs (the fourth corner completes a parallelogram).
@@ -34,8 +36,8 @@ struct Homography: Equatable {
     /// Where `(x, y)` goes.
     @inline(__always)
     func map(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
-        let w = m[6] * x + m[7] * y + m[8]
-        return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+        let w = m6 * x + m7 * y + m8
+        return ((m0 * x + m1 * y + m2) / w, (m3 * x + m4 * y + m5) / w)
     }
 
     /// Gaussian elimination with partial pivoting on an n×(n+1) augmented matrix.

@@ -55,32 +55,58 @@ struct MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
         var du = [Double](repeating: 0, count: side * side), dv = du
+        var best = [Double](repeating: -1, count: side * side)
         let window = step - 1
         let stepsPerSide = fittedSteps, delta = fittedReach / Double(stepsPerSide)
+        // Every control point tries the same offsets: the whole code is sampled once per
+        // offset and each point judged from those samples (a point's window overlaps its
+        // neighbours', so sampling per point would sample most modules several times over).
+        // Offsets are taken in the same order for every point and only a strictly better
+        // score replaces the best, so the first best offset wins as if each point were
+        // searched alone.
+        var samples = [Double](repeating: 0, count: dimension * dimension)
         image.pixels.withUnsafeBufferPointer { px in
-            var values: [Double] = []
-            for j in 0..<side {
-                for i in 0..<side {
-                    // The last control points may lie past the code's edge: their window is its edge.
-                    let cu = min(i * step, dimension - 1), cv = min(j * step, dimension - 1)
-                    let columns = max(0, cu - window)...min(dimension - 1, cu + window)
-                    let rows = max(0, cv - window)...min(dimension - 1, cv + window)
-                    var best = -1.0, bestU = 0.0, bestV = 0.0
-                    for sy in -stepsPerSide...stepsPerSide {
-                        for sx in -stepsPerSide...stepsPerSide {
-                            let ou = Double(sx) * delta, ov = Double(sy) * delta
-                            // Nearer offsets win ties: a whole module away also samples cleanly.
-                            let score = clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
-                                * (1 - fittedPull * (ou * ou + ov * ov))
-                            if score > best { best = score; bestU = ou; bestV = ov }
+            for sy in -stepsPerSide...stepsPerSide {
+                for sx in -stepsPerSide...stepsPerSide {
+                    let ou = Double(sx) * delta, ov = Double(sy) * delta
+                    for row in 0..<dimension {
+                        for column in 0..<dimension {
+                            let p = map.map(Double(column) + 0.5 + ou, Double(row) + 0.5 + ov)
+                            samples[row * dimension + column] = GridSampler.bilinear(px, image.width, image.height, p.x, p.y)
                         }
                     }
-                    du[j * side + i] = bestU
-                    dv[j * side + i] = bestV
+                    // Nearer offsets win ties: a whole module away also samples cleanly.
+                    let pull = 1 - fittedPull * (ou * ou + ov * ov)
+                    for j in 0..<side {
+                        for i in 0..<side {
+                            // The last control points may lie past the code's edge: their window is its edge.
+                            let cu = min(i * step, dimension - 1), cv = min(j * step, dimension - 1)
+                            let columns = max(0, cu - window)...min(dimension - 1, cu + window)
+                            let rows = max(0, cv - window)...min(dimension - 1, cv + window)
+                            let score = spread(samples, dimension, rows: rows, columns: columns) * pull
+                            if score > best[j * side + i] {
+                                best[j * side + i] = score
+                                du[j * side + i] = ou
+                                dv[j * side + i] = ov
+                            }
+                        }
+                    }
                 }
             }
         }
         return MeshWarp(map: map, step: step, side: side, du: smoothed(du, side), dv: smoothed(dv, side))
+    }
+
+    /// `clarity` from values sampled already: the mean absolute deviation of the modules
+    /// `rows` × `columns` of a `dimension`-wide grid of samples.
+    @inline(__always)
+    static func spread(_ samples: [Double], _ dimension: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) -> Double {
+        var sum = 0.0
+        for row in rows { for column in columns { sum += samples[row * dimension + column] } }
+        let count = Double(rows.count * columns.count), mean = sum / count
+        var spread = 0.0
+        for row in rows { for column in columns { spread += abs(samples[row * dimension + column] - mean) } }
+        return spread / count
     }
 
     /// How clearly the modules `rows` × `columns` sample dark or light through `map` moved

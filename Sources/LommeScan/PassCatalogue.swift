@@ -14,8 +14,6 @@ extension Pass {
     /// `tripledUpTo` tripled: a code in them has modules of a pixel or two.
     static let doubledUpTo = 800
     static let tripledUpTo = 400
-    /// The light-on-dark doubling goes further: 1 MP photos of dark-mode screens need it.
-    static let darkDoubledUpTo = 1600
     /// An enlarged picture gets a light border of 1/`paddingShare` of its width, at least
     /// `smallestPadding` pixels: the quiet zone a code cut tight at the edge of a screenshot lacks.
     static let paddingShare = 10
@@ -25,7 +23,7 @@ extension Pass {
 
     /// Window radius for local thresholds, as a share of the view's long side: 1/40 spans a
     /// few modules of a code filling a third of the view and copes with uneven light; 1/12
-    /// keeps a finder's three-module centre dark; 1/20 between, for Sauvola and normalising.
+    /// keeps a finder's three-module centre dark; 1/20 between, for normalising.
     static let narrowWindow = 40
     static let wideWindow = 12
     static let middleWindow = 20
@@ -72,29 +70,18 @@ extension Pass {
             return [enlarged(image, by: 3)]
         },
         Pass("inverted", needs: .lightFinders) { s in working(s).map { [$0.inverted()] } ?? [] },
-        Pass("otsu", needs: .finders) { s in working(s).map { [$0.otsuBinarized()] } ?? [] },
         Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
         Pass("adaptive-inv", needs: .lightFinders) { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
-        Pass("sauvola", needs: .finders) { s in
-            working(s).map { [$0.sauvolaBinarized(radius: localRadius($0, divisor: middleWindow))] } ?? []
-        },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
-        // neighbours, and blur closes the finders' centres. Sharpening, or doubling the
-        // picture before a local threshold, opens them again.
+        // neighbours, and blur closes the finders' centres. Sharpening opens them again.
         Pass("sharpened-inv", needs: .lightFinders) { s in
             working(s).map { [$0.inverted().sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount)] } ?? []
-        },
-        Pass("adaptive-up2-inv", needs: .lightFinders) { s in
-            guard s.fullLongSide <= darkDoubledUpTo, let image = working(s) else { return [] }
-            let big = enlarged(image.inverted(), by: 2)
-            return [big.adaptiveBinarized(radius: localRadius(big, divisor: narrowWindow))]
         },
         Pass("grid", needs: .finders) { s, trial in GridPass.search(s, trial) },
         Pass("grid-inv", needs: .lightFinders) { s, trial in GridPass.search(s, trial, inverted: true) },
         Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
         Pass("grid-fine-inv", needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
-        Pass("regions", needs: .finders) { s in regionCrops(s, binarize: false) },
-        Pass("regions-bin", needs: .finders) { s in regionCrops(s, binarize: true) },
+        Pass("regions-bin", needs: .finders) { s in regionCrops(s) },
         // Low contrast under a dark gradient: each pixel against its window's spread.
         Pass("normalized", needs: .finders) { s in
             working(s).map { [$0.locallyNormalized(radius: localRadius($0, divisor: middleWindow))] } ?? []

@@ -76,8 +76,9 @@ extension Pass {
     static let cropWindowModules = 3.0
 
     /// Crops around groups of finder patterns found in the binarised working view, each cut
-    /// from the best resolution available and scaled so a module is about four pixels.
-    static func regionCrops(_ s: ScanSubject, binarize: Bool) -> [GrayImage] {
+    /// from the best resolution available, scaled so a module is about four pixels, and
+    /// binarised against a window of a few modules.
+    static func regionCrops(_ s: ScanSubject) -> [GrayImage] {
         guard let image = working(s) else { return [] }
         let patterns = workingPatterns(s, divisor: narrowWindow, inverted: false)
         let regions = FinderSearch.regions(from: patterns, width: image.width, height: image.height)
@@ -95,8 +96,7 @@ extension Pass {
             let resize = min(cropLargestEnlargement, cropModule / box.module)
             crop = crop.scaled(by: resize)
             crop = crop.padded(Int(Double(QRGeometry.quietZone) * min(box.module * resize, cropLargestModule)), fill: 255)
-            if binarize { crop = crop.adaptiveBinarized(radius: max(smallestRadius, Int(box.module * resize * cropWindowModules))) }
-            crops.append(crop)
+            crops.append(crop.adaptiveBinarized(radius: max(smallestRadius, Int(box.module * resize * cropWindowModules))))
         }
         return crops
     }

@@ -17,10 +17,12 @@ final class ScanSubject: Sendable {
     private let made = Mutex<[String: Made]>([:])
 
     /// One version: made once, then read by any thread. `ready` is signalled when `value`
-    /// is set, which orders the write before every read.
+    /// is set, which orders the write before every read; `finished` is read and written
+    /// under the lock of `made` only.
     private final class Made: @unchecked Sendable {
         let ready = DispatchSemaphore(value: 0)
         var value: Any?
+        var finished = false
     }
 
     init(image: GrayImage) {
@@ -57,8 +59,9 @@ final class ScanSubject: Sendable {
     }
 
     /// Finder patterns found by `find` once, under `key`.
-    func memoPatterns(_ key: String, _ find: () -> [FinderPattern]) -> [FinderPattern] {
-        once(key, find) as? [FinderPattern] ?? []
+    func memoPatterns(_ key: String, _ find: () -> (dark: [FinderPattern], light: [FinderPattern]))
+        -> (dark: [FinderPattern], light: [FinderPattern]) {
+        once(key, find) as? (dark: [FinderPattern], light: [FinderPattern]) ?? ([], [])
     }
 
     /// The version stored under `key`, if one was made (for tests).
@@ -81,12 +84,18 @@ final class ScanSubject: Sendable {
         }
         if mine {
             entry.value = make()
+            made.withLock { _ in entry.finished = true }
             entry.ready.signal()
             return entry.value
         }
         entry.ready.wait()
         entry.ready.signal()  // for the next reader
         return entry.value
+    }
+
+    /// Whether another thread is making the version under `key` now (asking for it would wait).
+    func beingMade(_ key: String) -> Bool {
+        made.withLock { store in store[key].map { !$0.finished } ?? false }
     }
 
     /// The picture at a resolution whose long side is at most `side` and as close to it as

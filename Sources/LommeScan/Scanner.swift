@@ -65,17 +65,17 @@ package enum Scanner {
     /// The pass order, from `bench/scan --matrix` (every pass alone on the corpus and on
     /// the first generator's photo sets) and runs of the whole pipeline: plain and adaptive
     /// first (they run at once, whatever the deadline), then the light-on-dark twins
-    /// (dark-mode screens; the sharpened one reads blurred 1 MP screens), the global and
-    /// Sauvola thresholds, the doubled light-on-dark threshold (1 MP screens only), the grid
-    /// sampler on the working view and at full resolution (small steep codes in 12 MP
-    /// photos), the crops round finder groups, and local normalisation last (low contrast
-    /// under a dark gradient). Passes that read nothing these did not (stretched, sharpened,
+    /// (dark-mode screens; the sharpened one reads blurred 1 MP screens), the grid sampler
+    /// on the working view and at full resolution (small steep codes in 12 MP photos), the
+    /// binarised crops round finder groups, and local normalisation last (low contrast under
+    /// a dark gradient). Passes that read nothing these did not were taken out: on pictures
+    /// they could not read they cost most of the time of giving up (stretched, sharpened,
     /// denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
-    /// filtered twins) were taken out: on pictures they could not read they cost most of
-    /// the time of giving up.
+    /// filtered twins; and, once the grid sampler read all they did, the Otsu and Sauvola
+    /// thresholds, the unbinarised crops and the doubled light-on-dark threshold).
     static let order: [String] = [
-        "plain", "adaptive", "inverted", "up2", "adaptive-inv", "sharpened-inv", "otsu", "sauvola", "adaptive-up2-inv",
-        "grid", "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions", "regions-bin", "normalized",
+        "plain", "adaptive", "inverted", "up2", "adaptive-inv", "sharpened-inv",
+        "grid", "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin", "normalized",
     ]
 
     /// The passes of `order`, as the catalogue has them.
@@ -100,13 +100,29 @@ package enum Scanner {
         let bytes = try ImageLoader.read(path: path)
         let size = try ImageLoader.size(bytes: bytes, name: path)
         let long = max(size.width, size.height)
-        // The first view most passes use, loaded now so that a damaged file fails here.
-        let firstReduce = ScanSubject.reduction(long: long, wanted: Pass.workingSide)
-        let first = try ImageLoader.load(bytes: bytes, reduce: firstReduce, name: path)
-        // Only JPEG decodes at a reduced size; any other format came back whole already.
+        // Only JPEG decodes at a reduced size; any other format comes back whole.
         let scalable = (try? ImageLoader.format(of: bytes, name: path)) == .jpeg
+        let firstReduce = ScanSubject.reduction(long: long, wanted: Pass.workingSide)
+        // A photo big enough for the fine passes is decoded at the fine view's size on the
+        // other core meanwhile: most of a JPEG's decoding is reading its data, which the
+        // reduced decode of the first view does too, and the other core is idle until then.
+        let early = EarlyDecode()
+        let fineReduce = Pass.fineSide(long: long).map { ScanSubject.reduction(long: long, wanted: $0) }
+        if scalable, let reduce = fineReduce, reduce != firstReduce {
+            DispatchQueue.global().async(group: early.group) {
+                early.image = try? ImageLoader.load(bytes: bytes, reduce: reduce, name: path)
+            }
+        }
+        // Nothing is left running when the scan ends.
+        defer { early.group.wait() }
+        // The first view most passes use, loaded now so that a damaged file fails here.
+        let first = try ImageLoader.load(bytes: bytes, reduce: firstReduce, name: path)
         let subject = ScanSubject(fullWidth: size.width, fullHeight: size.height) { wanted in
             if wanted == firstReduce || !scalable { return first }
+            if wanted == fineReduce {
+                early.group.wait()
+                if let image = early.image { return image }
+            }
             return try? ImageLoader.load(bytes: bytes, reduce: wanted, name: path)
         }
         let found = run(subject, options: options, accept: accept)
@@ -167,7 +183,12 @@ package enum Scanner {
     static func worker(_ subject: ScanSubject, _ passes: [Pass], options: ScanOptions, state: SearchState,
                        end: ContinuousClock.Instant, clock: ContinuousClock, report: ([Decoded]) -> Void) {
         let scanner = ZBarScanner()
-        while !state.stopped, let index = state.nextPass(below: passes.count) {
+        // A gated pass whose evidence the other worker is still searching for is put off
+        // while passes after it are left, and taken again once that search is done: waiting
+        // for it left a core idle for a tenth of a second or more on 12 MP photos.
+        let waits = { (index: Int) in options.gated && index >= mandatoryPasses && Pass.wouldWait(subject, passes[index].needs) }
+        while !state.stopped, let (index, fresh) = state.nextPass(below: passes.count, ready: { !waits($0) }).map({ ($0.0, $0.1) }) {
+            if fresh && waits(index) && state.putOff(index, below: passes.count) { continue }
             // The first passes always run, however loaded the machine: a clean picture must
             // never come back "no QR code found" because the clock ran out. The budget
             // bounds the rest.
@@ -186,10 +207,21 @@ package enum Scanner {
     }
 }
 
+/// A decode started on another thread before the scan needs it.
+final class EarlyDecode: Sendable {
+    let group = DispatchGroup()
+    private let made = Mutex<GrayImage?>(nil)
+    var image: GrayImage? {
+        get { made.withLock { $0 } }
+        set { made.withLock { $0 = newValue } }
+    }
+}
+
 /// What the workers share: the next pass to take, the decodes found, whether to stop.
 final class SearchState: Sendable {
     private struct Inner {
         var next = 0
+        var putOff: [Int] = []
         var found: [Decoded] = []
         var judged = 0
         var accepted = false
@@ -202,11 +234,25 @@ final class SearchState: Sendable {
     var stopped: Bool { inner.withLock { $0.stopped } }
     func stop() { inner.withLock { $0.stopped = true } }
 
-    func nextPass(below count: Int) -> Int? {
+    /// The next pass to take, and whether it was never taken before: the first put-off pass
+    /// that is `ready` now, else the next one in order, else the first put off.
+    func nextPass(below count: Int, ready: (Int) -> Bool) -> (Int, Bool)? {
         inner.withLock { state in
-            guard state.next < count else { return nil }
-            defer { state.next += 1 }
-            return state.next
+            if let n = state.putOff.firstIndex(where: ready) { return (state.putOff.remove(at: n), false) }
+            if state.next < count {
+                defer { state.next += 1 }
+                return (state.next, true)
+            }
+            return state.putOff.isEmpty ? nil : (state.putOff.removeFirst(), false)
+        }
+    }
+
+    /// Puts pass `index` off for later, unless no pass after it is left to take meanwhile.
+    func putOff(_ index: Int, below count: Int) -> Bool {
+        inner.withLock { state in
+            guard state.next < count else { return false }
+            state.putOff.append(index)
+            return true
         }
     }
 

@@ -1,0 +1,178 @@
+import LommeImages
+import Testing
+@testable import LommeScan
+
+/// The order the workers take passes in when one of them would wait for the other.
+@Suite("Scanner search state")
+struct SearchStateTests {
+    @Test func aPassPutOffIsTakenOnceReadyBeforeTheNextInOrder() throws {
+        let state = SearchState()
+        var ready: Set<Int> = []
+        func next() -> (Int, Bool)? { state.nextPass(below: 4, ready: { ready.contains($0) }).map { ($0.0, $0.1) } }
+        #expect(next()! == (0, true))
+        #expect(next()! == (1, true))
+        #expect(state.putOff(1, below: 4), "passes 2 and 3 are left to take meanwhile")
+        #expect(next()! == (2, true), "not ready: the next in order")
+        ready = [1]
+        #expect(next()! == (1, false), "ready now: before pass 3")
+        #expect(next()! == (3, true))
+        #expect(next() == nil)
+    }
+
+    @Test func aPassIsNotPutOffWhenNothingIsLeftToDoMeanwhile() {
+        let state = SearchState()
+        for _ in 0..<3 { _ = state.nextPass(below: 3, ready: { _ in false }) }
+        #expect(!state.putOff(2, below: 3), "the last pass: waiting is all there is to do")
+    }
+
+    @Test func aPassPutOffIsTakenAtTheEndEvenIfNotReady() throws {
+        let state = SearchState()
+        _ = state.nextPass(below: 2, ready: { _ in false })
+        #expect(state.putOff(0, below: 2))
+        #expect(state.nextPass(below: 2, ready: { _ in false }).map { $0.0 } == 1)
+        let last = try #require(state.nextPass(below: 2, ready: { _ in false }))
+        #expect(last.0 == 0 && !last.1, "taken again, to wait for its evidence")
+        #expect(state.nextPass(below: 2, ready: { _ in false }) == nil)
+    }
+}
+
+/// The cheaper searches give the results of the plain ones they replaced.
+@Suite("Scanner search cost")
+struct SearchCostTests {
+    typealias F = ScanFixtures
+
+    /// Finder patterns the simple way: each row as a list of runs from its first dark
+    /// pixel, every five runs ending dark checked (the search before it learnt to find both
+    /// polarities in one pass and to skip eight pixels at a time).
+    static func plainPatterns(in image: GrayImage, scale: Double) -> [FinderPattern] {
+        var found = Sightings()
+        let w = image.width, h = image.height
+        image.pixels.withUnsafeBufferPointer { px in
+            for y in 0..<h {
+                var starts: [Int] = [], lengths: [Int] = []
+                var x = 0
+                while x < w && px[y * w + x] >= FinderSearch.darkBelow { x += 1 }
+                while x < w {
+                    let dark = px[y * w + x] < FinderSearch.darkBelow
+                    var end = x + 1
+                    while end < w && (px[y * w + end] < FinderSearch.darkBelow) == dark { end += 1 }
+                    starts.append(x)
+                    lengths.append(end - x)
+                    x = end
+                }
+                var i = 0
+                while i + 4 < lengths.count {
+                    let r = Array(lengths[i..<(i + 5)])
+                    if let module = FinderSearch.ratioModule(r[0], r[1], r[2], r[3], r[4]) {
+                        let centerX = Double(starts[i + 2]) + Double(lengths[i + 2]) / 2
+                        if let (centerY, vModule) = FinderSearch.crossCheckVertical(px, w, h, x: Int(centerX), y: y,
+                                                                                  expected: module, scale: scale) {
+                            found.add(FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1))
+                        }
+                    }
+                    i += 2
+                }
+            }
+        }
+        return found.patterns
+            .filter { $0.hits >= max(FinderSearch.minimumSightings, Int($0.module * FinderSearch.sightingsPerModule)) }
+            .sorted { $0.hits > $1.hits }
+    }
+
+    /// Two-level pictures with finder patterns of both polarities and plenty of noise runs.
+    static func binarised() throws -> [(String, GrayImage)] {
+        let steep = try F.image("steep.jpg")
+        let dark = try F.image("dark-blurred.jpg")
+        var noise = GrayImage(width: 333, height: 257, fill: 0)
+        var seed: UInt64 = 20_261_122
+        for i in noise.pixels.indices {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            noise.pixels[i] = (seed >> 61) < 3 ? 0 : 255
+        }
+        return [
+            ("clean", try F.image("clean.png").otsuBinarized()),
+            ("steep blocks", steep.blockBinarized()),
+            ("dark-blurred", dark.adaptiveBinarized(radius: 20)),
+            ("noise", noise),
+        ]
+    }
+
+    @Test func bothPolaritiesInOnePassFindWhatTwoPlainSearchesFind() throws {
+        for (name, binary) in try Self.binarised() {
+            for scale in [FinderSearch.crossCheckScale, FinderSearch.steepCrossCheckScale] {
+                let both = FinderSearch.patternsByPolarity(in: binary, scale: scale)
+                #expect(both.dark == Self.plainPatterns(in: binary, scale: scale), "\(name) dark on light, scale \(scale)")
+                #expect(both.light == Self.plainPatterns(in: binary.inverted(), scale: scale), "\(name) light on dark, scale \(scale)")
+            }
+        }
+        // The pictures do hold patterns of each kind (the comparison is not of empty lists).
+        let all = try Self.binarised().map { FinderSearch.patternsByPolarity(in: $0.1, scale: FinderSearch.steepCrossCheckScale) }
+        #expect(all.contains { $0.dark.count >= 3 } && all.contains { $0.light.count >= 3 })
+    }
+
+    /// The fitted mesh the plain way: each control point searched on its own.
+    static func plainFit(_ image: GrayImage, map: Homography, dimension: Int) -> ([Double], [Double]) {
+        let step = MeshWarp.controlSpacing, side = (dimension + step - 1) / step + 1, window = step - 1
+        let steps = MeshWarp.fittedSteps, delta = MeshWarp.fittedReach / Double(steps)
+        var du = [Double](repeating: 0, count: side * side), dv = du
+        image.pixels.withUnsafeBufferPointer { px in
+            var values: [Double] = []
+            for j in 0..<side {
+                for i in 0..<side {
+                    let cu = min(i * step, dimension - 1), cv = min(j * step, dimension - 1)
+                    let columns = max(0, cu - window)...min(dimension - 1, cu + window)
+                    let rows = max(0, cv - window)...min(dimension - 1, cv + window)
+                    var best = -1.0
+                    for sy in -steps...steps {
+                        for sx in -steps...steps {
+                            let ou = Double(sx) * delta, ov = Double(sy) * delta
+                            let score = MeshWarp.clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
+                                * (1 - MeshWarp.fittedPull * (ou * ou + ov * ov))
+                            if score > best { best = score; du[j * side + i] = ou; dv[j * side + i] = ov }
+                        }
+                    }
+                }
+            }
+        }
+        return (MeshWarp.smoothed(du, side), MeshWarp.smoothed(dv, side))
+    }
+
+    @Test func theFittedMeshIsTheOneEachPointSearchedAloneFinds() throws {
+        let code = try F.image("blurred.jpg")
+        let binary = code.adaptiveBinarized(radius: 20)
+        let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: code).first)
+        let dimension = triple.candidateDimensions[0]
+        let map = try #require(GridSampler.guide(for: triple, dimension: dimension))
+        // A flat picture: every offset samples as clearly (not at all), the first one wins.
+        let flat = GrayImage(width: code.width, height: code.height, fill: 128)
+        for image in [code, flat] {
+            let mesh = MeshWarp.fitted(to: image, map: map, dimension: dimension)
+            let plain = Self.plainFit(image, map: map, dimension: dimension)
+            #expect(mesh.du == plain.0 && mesh.dv == plain.1)
+        }
+    }
+
+    @Test func zbarIsNotAskedAboutCornersThatDoNotSampleAsFinders() throws {
+        // Three "finders" in noise: the triple's first guesses sample about half the finder
+        // modules right, so no size gets as far as zbar (the trial is never asked whether it
+        // is over, which it is before every zbar scan).
+        var image = GrayImage(width: 400, height: 400, fill: 0)
+        var seed: UInt64 = 7
+        for i in image.pixels.indices {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            image.pixels[i] = (seed >> 63) == 0 ? 30 : 220
+        }
+        let triple = FinderTriple(topLeft: (60, 60), topRight: (340, 60), bottomLeft: (60, 340),
+                                  moduleAcross: 8, moduleDown: 8)
+        var asked = 0
+        let trial = Trial(scanner: ZBarScanner(), pass: "grid", isOver: { asked += 1; return false }, report: { _ in })
+        #expect(!GridPass.decode(triple, in: image, trial))
+        #expect(asked == 0)
+        // A real code's triple gets there.
+        let code = try F.image("clean.png")
+        let binary = code.otsuBinarized()
+        let real = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: code).first)
+        #expect(GridPass.decode(real, in: code, trial))
+        #expect(asked > 0)
+    }
+}
