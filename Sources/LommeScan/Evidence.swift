@@ -53,7 +53,7 @@ extension Pass {
     /// which bounds the memory a 100 MP picture costs.
     static func fineView(_ s: ScanSubject, inverted: Bool) -> GrayImage? {
         guard let side = fineSide(long: s.fullLongSide), let image = s.view(longSide: side) else { return nil }
-        return inverted ? s.memo("full-inv") { image.inverted() } : image
+        return inverted ? negated(s, "fine", image) : image
     }
 
     /// The long side of the fine view of a picture `long` pixels long; nil when the picture
@@ -66,7 +66,7 @@ extension Pass {
     static func fineBinary(_ s: ScanSubject, inverted: Bool) -> GrayImage? {
         guard let image = fineView(s, inverted: false) else { return nil }
         let binary = s.memo("blocks") { image.blockBinarized() }
-        return inverted ? binary.flatMap { b in s.memo("blocks-inv") { b.inverted() } } : binary
+        return inverted ? binary.map { negated(s, "blocks", $0) } : binary
     }
 
     /// Whether judging `evidence` would wait long for another thread still searching for

@@ -22,6 +22,7 @@ enum GridPass {
 
     static func search(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false) {
         guard let image = Pass.working(s) else { return }
+        let grey = inverted ? Pass.negated(s, "working", image) : image
         // A wide window keeps a finder's 3-module centre dark; a narrow one copes with more
         // uneven light. Triples from both, the wide one's first, each place tried once; then
         // from each with the patterns only the other found added: blur and glare can hide
@@ -29,7 +30,7 @@ enum GridPass {
         var binaries: [GrayImage] = [], found: [[FinderPattern]] = []
         for divisor in [Pass.wideWindow, Pass.narrowWindow] {
             guard let binary = Pass.adaptive(s, divisor: divisor) else { continue }
-            binaries.append(inverted ? binary.inverted() : binary)
+            binaries.append(inverted ? Pass.negated(s, "adaptive\(divisor)", binary) : binary)
             found.append(Pass.workingPatterns(s, divisor: divisor, inverted: inverted))
         }
         var searches: [(GrayImage, [FinderPattern])] = Array(zip(binaries, found))
@@ -47,7 +48,7 @@ enum GridPass {
         var triples: [FinderTriple] = []
         for (binary, patterns) in searches {
             guard patterns.count >= QRGeometry.finders else { continue }
-            for triple in FinderSearch.triples(from: patterns, in: binary, grey: inverted ? image.inverted() : image)
+            for triple in FinderSearch.triples(from: patterns, in: binary, grey: grey)
             where !triples.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * FinderSearch.samePlace
                 && distance($0.topRight, triple.topRight) < triple.moduleAcross * FinderSearch.samePlace
                 && distance($0.bottomLeft, triple.bottomLeft) < triple.moduleDown * FinderSearch.samePlace }) {
@@ -59,13 +60,12 @@ enum GridPass {
             if trial.over { return }
             // Sample from the coarsest view where a module is still wide enough.
             let module = min(triple.moduleAcross, triple.moduleDown)
-            var source = image, factor = 1.0
+            var source = grey, factor = 1.0
             if module < minimumModule, s.fullLongSide > max(image.width, image.height),
                let (view, toView) = s.view(forModule: module * toFull, minimum: minimumModule) {
-                source = view
+                source = inverted ? Pass.negated(s, "view\(view.width)x\(view.height)", view) : view
                 factor = toView * toFull
             }
-            if inverted { source = source.inverted() }
             let scaled = FinderTriple(
                 topLeft: (triple.topLeft.x * factor, triple.topLeft.y * factor),
                 topRight: (triple.topRight.x * factor, triple.topRight.y * factor),

@@ -40,6 +40,12 @@ extension Pass {
 
     static func working(_ s: ScanSubject) -> GrayImage? { s.view(longSide: workingSide) }
 
+    /// `image`, the version of `s` called `name`, negated once per picture: the light-on-dark
+    /// passes and every triple of the negated grid pass share it.
+    static func negated(_ s: ScanSubject, _ name: String, _ image: GrayImage) -> GrayImage {
+        s.memo(name + "-negated") { image.inverted() } ?? image.inverted()
+    }
+
     /// A window radius for local operations: a few modules of a code filling a third of the view.
     static func localRadius(_ image: GrayImage, divisor: Int) -> Int {
         max(smallestRadius, min(largestRadius, max(image.width, image.height) / divisor))
@@ -69,13 +75,15 @@ extension Pass {
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
-        Pass("inverted", needs: .lightFinders) { s in working(s).map { [$0.inverted()] } ?? [] },
+        Pass("inverted", needs: .lightFinders) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
         Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass("adaptive-inv", needs: .lightFinders) { s in adaptive(s, divisor: narrowWindow).map { [$0.inverted()] } ?? [] },
+        Pass("adaptive-inv", needs: .lightFinders) { s in
+            adaptive(s, divisor: narrowWindow).map { [negated(s, "adaptive\(narrowWindow)", $0)] } ?? []
+        },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening opens them again.
         Pass("sharpened-inv", needs: .lightFinders) { s in
-            working(s).map { [$0.inverted().sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount)] } ?? []
+            working(s).map { [negated(s, "working", $0).sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount)] } ?? []
         },
         Pass("grid", needs: .finders) { s, trial in GridPass.search(s, trial) },
         Pass("grid-inv", needs: .lightFinders) { s, trial in GridPass.search(s, trial, inverted: true) },

@@ -187,8 +187,9 @@ package enum Scanner {
         // while passes after it are left, and taken again once that search is done: waiting
         // for it left a core idle for a tenth of a second or more on 12 MP photos.
         let waits = { (index: Int) in options.gated && index >= mandatoryPasses && Pass.wouldWait(subject, passes[index].needs) }
-        while !state.stopped, let (index, fresh) = state.nextPass(below: passes.count, ready: { !waits($0) }).map({ ($0.0, $0.1) }) {
-            if fresh && waits(index) && state.putOff(index, below: passes.count) { continue }
+        while !state.stopped, let next = state.nextPass(below: passes.count, ready: { !waits($0) }) {
+            let index = next.index
+            if next.fresh && waits(index) && state.putOff(index, below: passes.count) { continue }
             // The first passes always run, however loaded the machine: a clean picture must
             // never come back "no QR code found" because the clock ran out. The budget
             // bounds the rest.
@@ -236,7 +237,7 @@ final class SearchState: Sendable {
 
     /// The next pass to take, and whether it was never taken before: the first put-off pass
     /// that is `ready` now, else the next one in order, else the first put off.
-    func nextPass(below count: Int, ready: (Int) -> Bool) -> (Int, Bool)? {
+    func nextPass(below count: Int, ready: (Int) -> Bool) -> (index: Int, fresh: Bool)? {
         inner.withLock { state in
             if let n = state.putOff.firstIndex(where: ready) { return (state.putOff.remove(at: n), false) }
             if state.next < count {
