@@ -14,6 +14,9 @@ enum AlignmentSearch {
     static let stepsPerModule = 4
     /// Scores this close are equal, and the position nearer the prediction wins.
     static let equalScores = 1e-9
+    /// Positions round the best scoring at most this much less are one plateau, whose
+    /// middle is the pattern's centre.
+    static let plateauDrop = 0.02
 
     /// Module-space offsets of the 5×5 template and whether each is dark.
     static let template: [(dx: Double, dy: Double, dark: Bool)] = {
@@ -31,13 +34,20 @@ enum AlignmentSearch {
         let centre = map.map(u, v)
         let right = map.map(u + 1, v), down = map.map(u, v + 1)
         // The local module vectors; the search steps a quarter module in each.
-        let ex = (x: right.x - centre.x, y: right.y - centre.y), ey = (x: down.x - centre.x, y: down.y - centre.y)
+        return locate(in: image, near: centre, across: (right.x - centre.x, right.y - centre.y),
+                      down: (down.x - centre.x, down.y - centre.y), radius: radius)
+    }
+
+    /// The same round a picture position, one module being `across` along the code's rows
+    /// and `down` along its columns there.
+    static func locate(in image: GrayImage, near centre: (x: Double, y: Double), across ex: (x: Double, y: Double),
+                       down ey: (x: Double, y: Double), radius: Double) -> (x: Double, y: Double)? {
         guard (ex.x * ex.x + ex.y * ex.y) > smallestModuleSquared, (ey.x * ey.x + ey.y * ey.y) > smallestModuleSquared else { return nil }
         let darkMean = Double(template.filter(\.dark).count) / Double(template.count)
         let templateNorm = template.map { (($0.dark ? 1 : 0) - darkMean) * (($0.dark ? 1 : 0) - darkMean) }
             .reduce(0, +).squareRoot()
-        var best = minimumCorrelation, bestPoint: (x: Double, y: Double)? = nil, bestDistance = Double.infinity
-        let steps = Int(radius * Double(stepsPerModule))
+        let steps = Int(radius * Double(stepsPerModule)), side = 2 * steps + 1
+        var scores = [Double](repeating: -1, count: side * side)
         var values = [Double](repeating: 0, count: template.count)
         image.pixels.withUnsafeBufferPointer { px in
             for j in -steps...steps {
@@ -58,17 +68,35 @@ enum AlignmentSearch {
                         norm += d * d
                     }
                     guard norm > 0 else { continue }
-                    let score = dot / (norm.squareRoot() * templateNorm)
-                    let offset = su * su + sv * sv
-                    // Equal scores: the one nearer the prediction.
-                    if score > best + equalScores || (abs(score - best) <= equalScores && offset < bestDistance) {
-                        best = score
-                        bestPoint = (cx, cy)
-                        bestDistance = offset
-                    }
+                    scores[(j + steps) * side + i + steps] = dot / (norm.squareRoot() * templateNorm)
                 }
             }
         }
-        return bestPoint
+        // The best position, the one nearer the prediction among equals.
+        var best = minimumCorrelation, seed: Int? = nil, bestDistance = Int.max
+        for index in scores.indices {
+            let i = index % side - steps, j = index / side - steps, offset = i * i + j * j
+            if scores[index] > best + equalScores || (abs(scores[index] - best) <= equalScores && offset < bestDistance) {
+                best = scores[index]
+                seed = index
+                bestDistance = offset
+            }
+        }
+        guard let seed else { return nil }
+        // The middle of the plateau round it: the template's 25 points sample the same modules
+        // for any shift under half a module, so the best score holds over about a module's
+        // width and its first position is no nearer the centre than its last.
+        var plateau = [seed], seen = Set([seed]), next = 0
+        while next < plateau.count {
+            let index = plateau[next], i = index % side, j = index / side
+            next += 1
+            for (x, y) in [(i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)] where x >= 0 && y >= 0 && x < side && y < side {
+                let neighbour = y * side + x
+                if scores[neighbour] >= best - plateauDrop, seen.insert(neighbour).inserted { plateau.append(neighbour) }
+            }
+        }
+        let su = plateau.map { Double($0 % side - steps) }.reduce(0, +) / Double(plateau.count) / Double(stepsPerModule)
+        let sv = plateau.map { Double($0 / side - steps) }.reduce(0, +) / Double(plateau.count) / Double(stepsPerModule)
+        return (centre.x + su * ex.x + sv * ey.x, centre.y + su * ex.y + sv * ey.y)
     }
 }

@@ -1,12 +1,12 @@
 import LommeImages
 
-/// Local corrections to a perspective map, for codes on bent surfaces (fabric, a curved
-/// can): a mesh of control points every few modules, each moved by the offset at which the
+/// Local corrections to a perspective map (or to the alignment-pattern grid's maps), for
+/// codes on bent surfaces (fabric, a curved can): a mesh of control points every few modules, each moved by the offset at which the
 /// modules around it sample most clearly dark or light (sampled across a module edge, a
 /// value is a grey in between). Offsets are in modules and interpolated between control
 /// points, so the corrected map is smooth.
 struct MeshWarp {
-    let map: Homography
+    let map: ModuleMap
     /// Modules between control points.
     let step: Int
     /// Control points per side.
@@ -52,6 +52,10 @@ struct MeshWarp {
     /// each control point's offset searched within `fittedReach` modules over a window of
     /// modules around it, then smoothed with its neighbours.
     static func fitted(to image: GrayImage, map: Homography, dimension: Int) -> MeshWarp {
+        fitted(to: image, map: .plane(map), dimension: dimension)
+    }
+
+    static func fitted(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
         var du = [Double](repeating: 0, count: side * side), dv = du
@@ -113,7 +117,7 @@ struct MeshWarp {
     /// by (`ou`, `ov`) modules: the mean absolute deviation of their values (sampled across
     /// a module edge, a value is a grey in between). `values` is scratch space.
     @inline(__always)
-    static func clarity(_ px: UnsafeBufferPointer<UInt8>, _ image: GrayImage, _ map: Homography,
+    static func clarity(_ px: UnsafeBufferPointer<UInt8>, _ image: GrayImage, _ map: ModuleMap,
                         rows: ClosedRange<Int>, columns: ClosedRange<Int>, _ ou: Double, _ ov: Double,
                         _ values: inout [Double]) -> Double {
         values.removeAll(keepingCapacity: true)
@@ -156,6 +160,10 @@ extension MeshWarp {
     /// drift by more than a module across the code without a point locking onto the
     /// neighbouring module.
     static func grown(to image: GrayImage, map: Homography, dimension: Int) -> MeshWarp {
+        grown(to: image, map: .plane(map), dimension: dimension)
+    }
+
+    static func grown(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
         var du = [Double](repeating: 0, count: side * side), dv = du
@@ -204,5 +212,20 @@ extension MeshWarp {
             }
         }
         return MeshWarp(map: map, step: step, side: side, du: smoothed(du, side), dv: smoothed(dv, side))
+    }
+}
+
+/// A map from module coordinates to the picture that a mesh corrects: one plane's, or one
+/// per cell of the alignment-pattern grid.
+enum ModuleMap {
+    case plane(Homography)
+    case grid(AlignmentGrid)
+
+    @inline(__always)
+    func map(_ u: Double, _ v: Double) -> (x: Double, y: Double) {
+        switch self {
+        case .plane(let h): return h.map(u, v)
+        case .grid(let g): return g.point(u, v)
+        }
     }
 }

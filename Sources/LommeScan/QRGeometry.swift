@@ -20,4 +20,20 @@ enum QRGeometry {
     static let sideStep = 4
     /// The smallest code with an alignment pattern (version 2).
     static let smallestAlignedSide = 25
+    /// Codes this wide and wider (version 7 up) hold a grid of alignment patterns, not one.
+    static let smallestGriddedSide = 45
+
+    /// The rows (and columns) of a `dimension`-wide code's alignment-pattern centres, in
+    /// modules from its edge (ISO/IEC 18004 table E.1): 6, then evenly spaced (an even
+    /// step) up to `dimension` − 7. Empty for version 1 or a width no version has.
+    static func alignmentCentres(dimension: Int) -> [Int] {
+        guard dimension >= smallestAlignedSide, dimension <= largestSide, (dimension - smallestSide) % sideStep == 0 else { return [] }
+        let version = (dimension - smallestSide) / sideStep + 1
+        let count = version / 7 + 2
+        // The table's one exception to its rule is version 32 (26, where the rule gives 28).
+        let step = version == 32 ? 26 : (version * 4 + count * 2 + 1) / (count * 2 - 2) * 2
+        var centres = [6]
+        for n in 0..<(count - 1) { centres.insert(dimension - 7 - n * step, at: 1) }
+        return centres
+    }
 }

@@ -126,7 +126,7 @@ struct SearchCostTests {
                     for sy in -steps...steps {
                         for sx in -steps...steps {
                             let ou = Double(sx) * delta, ov = Double(sy) * delta
-                            let score = MeshWarp.clarity(px, image, map, rows: rows, columns: columns, ou, ov, &values)
+                            let score = MeshWarp.clarity(px, image, .plane(map), rows: rows, columns: columns, ou, ov, &values)
                                 * (1 - MeshWarp.fittedPull * (ou * ou + ov * ov))
                             if score > best { best = score; du[j * side + i] = ou; dv[j * side + i] = ov }
                         }

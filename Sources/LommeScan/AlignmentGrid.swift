@@ -1,0 +1,130 @@
+import LommeImages
+
+/// A map for a code of version 7 or more, which holds a grid of alignment patterns (every
+/// 16–28 modules) rather than one: each pattern is found where its found neighbours put
+/// it, and each cell between four of them gets its own perspective map. A code on a bent
+/// surface (a curved screen, a page not lying flat) is close to flat within a cell though
+/// not across the code. After zxing-cpp's `SampleQR`.
+struct AlignmentGrid {
+    /// The module coordinates of the grid's rows and columns (the patterns' centres).
+    let lines: [Double]
+    /// One map per cell, row by row: `(lines.count − 1)²` of them.
+    let cells: [Homography]
+
+    // MARK: Tuning
+
+    /// Each pattern is searched this many modules round where its neighbours put it: a bend
+    /// moves a pattern a module or two from where the flat map would.
+    static let searchRadius = 4.0
+    /// At least this share of the alignment patterns must be found: with fewer, the cells
+    /// are mostly the flat map again, which has been tried.
+    static let leastFoundShare = 0.5
+
+    /// Where module coordinates `(u, v)` are in the picture: through the map of the cell
+    /// they fall in (the outer cells reach to the code's edges).
+    @inline(__always)
+    func point(_ u: Double, _ v: Double) -> (x: Double, y: Double) {
+        cells[cell(v) * (lines.count - 1) + cell(u)].map(u, v)
+    }
+
+    @inline(__always)
+    private func cell(_ t: Double) -> Int {
+        var i = 0
+        while i < lines.count - 2, t >= lines[i + 1] { i += 1 }
+        return i
+    }
+
+    /// The grid for a `dimension`-module code that `map` roughly places in `image`; nil for
+    /// codes under version 7, or when too few patterns are found.
+    static func located(in image: GrayImage, map: Homography, dimension: Int) -> AlignmentGrid? {
+        guard dimension >= QRGeometry.smallestGriddedSide else { return nil }
+        let centres = QRGeometry.alignmentCentres(dimension: dimension)
+        guard centres.count >= 2 else { return nil }
+        let n = centres.count - 1, lines = centres.map { Double($0) + 0.5 }
+        var at = [(x: Double, y: Double)?](repeating: nil, count: (n + 1) * (n + 1))
+        // Three corners of the grid are in the finder patterns (no alignment pattern there):
+        // the map, pinned at the finders' centres, is right there.
+        let d = Double(dimension), c = QRGeometry.finderCentre
+        for (x, y) in [(0, 0), (n, 0), (0, n)] { at[y * (n + 1) + x] = map.map(lines[x], lines[y]) }
+        func projected(_ x: Int, _ y: Int) -> (x: Double, y: Double) { at[y * (n + 1) + x] ?? map.map(lines[x], lines[y]) }
+        func search(_ x: Int, _ y: Int, near p: (x: Double, y: Double)) -> (x: Double, y: Double)? {
+            // One module along each axis there, as the map has it.
+            let c = map.map(lines[x], lines[y]), r = map.map(lines[x] + 1, lines[y]), d = map.map(lines[x], lines[y] + 1)
+            return AlignmentSearch.locate(in: image, near: p, across: (r.x - c.x, r.y - c.y),
+                                          down: (d.x - c.x, d.y - c.y), radius: searchRadius)
+        }
+        // Row by row from the top-left: each pattern where its left, upper and upper-left
+        // neighbours put it (completing their parallelogram); on the top row and left column,
+        // where the map does.
+        for y in 0...n {
+            for x in 0...n where at[y * (n + 1) + x] == nil {
+                let guess: (x: Double, y: Double)
+                if x == 0 || y == 0 {
+                    guess = projected(x, y)
+                } else {
+                    let left = projected(x - 1, y), up = projected(x, y - 1), corner = projected(x - 1, y - 1)
+                    guess = (left.x + up.x - corner.x, left.y + up.y - corner.y)
+                }
+                at[y * (n + 1) + x] = search(x, y, near: guess)
+            }
+        }
+        let patterns = (n + 1) * (n + 1) - 3
+        let found = at.compactMap { $0 }.count - 3
+        guard Double(found) >= leastFoundShare * Double(patterns) else { return nil }
+        // A gap: where the lines through the two nearest found patterns in its row and in its
+        // column cross, searched again there.
+        for y in 0...n {
+            for x in 0...n where at[y * (n + 1) + x] == nil {
+                let row = nearestTwo(along: x, n) { at[y * (n + 1) + $0] }
+                let column = nearestTwo(along: y, n) { at[$0 * (n + 1) + x] }
+                guard row.count == 2, column.count == 2,
+                      let crossing = intersection(row[0], row[1], column[0], column[1]) else { continue }
+                at[y * (n + 1) + x] = search(x, y, near: crossing) ?? crossing
+            }
+        }
+        // Still a gap: where the map through the finders and the bottom-right pattern puts it.
+        var fallback = map
+        if let corner = at[(n + 1) * (n + 1) - 1],
+           let through = Homography(from: [(c, c), (d - c, c), (c, d - c), (lines[n], lines[n])],
+                                    to: [map.map(c, c), map.map(d - c, c), map.map(c, d - c), corner]) {
+            fallback = through
+        }
+        // The cells at the finders are pinned at the finders' centres, which are known exactly,
+        // rather than at the grid's corner in each (3 modules further in, as the map has it).
+        let finderNodes = [0: (c, c), n: (d - c, c), n * (n + 1): (c, d - c)]
+        var cells: [Homography] = []
+        for y in 0..<n {
+            for x in 0..<n {
+                let corners = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)].map { $0.1 * (n + 1) + $0.0 }
+                let from = corners.map { finderNodes[$0] ?? (lines[$0 % (n + 1)], lines[$0 / (n + 1)]) }
+                guard let cell = Homography(from: from, to: zip(corners, from).map { finderNodes[$0] != nil ? map.map($1.0, $1.1) : at[$0] ?? fallback.map($1.0, $1.1) })
+                else { return nil }
+                cells.append(cell)
+            }
+        }
+        return AlignmentGrid(lines: lines, cells: cells)
+    }
+
+    /// The two found points nearest index `i` along one row or column of the grid, the
+    /// nearer first (either side, the lower index first at equal distance).
+    static func nearestTwo(along i: Int, _ n: Int, _ point: (Int) -> (x: Double, y: Double)?) -> [(x: Double, y: Double)] {
+        var out: [(x: Double, y: Double)] = []
+        for distance in 1...max(1, n) {
+            for k in [i - distance, i + distance] where k >= 0 && k <= n && out.count < 2 {
+                if let p = point(k) { out.append(p) }
+            }
+        }
+        return out
+    }
+
+    /// Where the line through `a1` and `a2` crosses the one through `b1` and `b2`; nil when
+    /// they are (nearly) parallel.
+    static func intersection(_ a1: (x: Double, y: Double), _ a2: (x: Double, y: Double),
+                             _ b1: (x: Double, y: Double), _ b2: (x: Double, y: Double)) -> (x: Double, y: Double)? {
+        let r = (x: a2.x - a1.x, y: a2.y - a1.y), s = (x: b2.x - b1.x, y: b2.y - b1.y)
+        let denominator = r.x * s.y - r.y * s.x
+        guard abs(denominator) > Homography.singularPivot * (r.x * r.x + r.y * r.y + s.x * s.x + s.y * s.y) else { return nil }
+        let t = ((b1.x - a1.x) * s.y - (b1.y - a1.y) * s.x) / denominator
+        return (a1.x + t * r.x, a1.y + t * r.y)
+    }
+}
