@@ -36,6 +36,22 @@ extension Pass {
         return inverted ? both.light : both.dark
     }
 
+    /// The working view binarised block by block (zxing's HybridBinarizer), for the negated
+    /// grid pass: a blurred light-on-dark code whose glow fills the finders' dark ring under
+    /// both windows keeps its finders here.
+    static func workingBlocks(_ s: ScanSubject) -> GrayImage? {
+        s.memo("workingBlocks") { working(s)?.blockBinarized() }
+    }
+
+    /// Finder patterns in `workingBlocks`, dark or light.
+    static func workingBlockPatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
+        let both = s.memoPatterns("workingBlocks") {
+            guard let binary = workingBlocks(s) else { return ([], []) }
+            return FinderSearch.patternsByPolarity(in: binary, scale: FinderSearch.steepCrossCheckScale)
+        }
+        return inverted ? both.light : both.dark
+    }
+
     /// Finder patterns in the full-resolution picture binarised block by block, dark or
     /// light, smaller than the working view shows well (see `GridPass.fineModuleLimit`).
     static func finePatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
@@ -76,7 +92,7 @@ extension Pass {
     static func wouldWait(_ s: ScanSubject, _ evidence: Evidence) -> Bool {
         switch evidence {
         case .none, .finders, .lightFinders: return false
-        case .fineFinders, .fineLightFinders: return s.beingMade("fine")
+        case .fineFinders, .fineLightFinders: return s.patternsBeingFound("fine")
         }
     }
 

@@ -55,18 +55,24 @@ final class ScanSubject: Sendable {
 
     /// A version made by `make` once, under `key`.
     func memo(_ key: String, _ make: () -> GrayImage?) -> GrayImage? {
-        once(key, make) as? GrayImage
+        once(Self.pictureKey(key), make) as? GrayImage
     }
+
+    /// Pictures and finder patterns are stored under keys of their own kind: one name used
+    /// for both (a binarised view and the patterns found in it) is two entries, not one
+    /// whose value the other cannot read.
+    private static func pictureKey(_ key: String) -> String { "picture " + key }
+    private static func patternsKey(_ key: String) -> String { "patterns " + key }
 
     /// Finder patterns found by `find` once, under `key`.
     func memoPatterns(_ key: String, _ find: () -> (dark: [FinderPattern], light: [FinderPattern]))
         -> (dark: [FinderPattern], light: [FinderPattern]) {
-        once(key, find) as? (dark: [FinderPattern], light: [FinderPattern]) ?? ([], [])
+        once(Self.patternsKey(key), find) as? (dark: [FinderPattern], light: [FinderPattern]) ?? ([], [])
     }
 
     /// The version stored under `key`, if one was made (for tests).
     func cached(_ key: String) -> GrayImage? {
-        guard let entry = made.withLock({ $0[key] }) else { return nil }
+        guard let entry = made.withLock({ $0[Self.pictureKey(key)] }) else { return nil }
         entry.ready.wait()
         defer { entry.ready.signal() }
         return entry.value as? GrayImage
@@ -93,9 +99,10 @@ final class ScanSubject: Sendable {
         return entry.value
     }
 
-    /// Whether another thread is making the version under `key` now (asking for it would wait).
-    func beingMade(_ key: String) -> Bool {
-        made.withLock { store in store[key].map { !$0.finished } ?? false }
+    /// Whether another thread is finding the finder patterns under `key` now (asking for
+    /// them would wait).
+    func patternsBeingFound(_ key: String) -> Bool {
+        made.withLock { store in store[Self.patternsKey(key)].map { !$0.finished } ?? false }
     }
 
     /// The picture at a resolution whose long side is at most `side` and as close to it as
