@@ -49,9 +49,9 @@ struct AlignmentGrid {
         func projected(_ x: Int, _ y: Int) -> (x: Double, y: Double) { at[y * (n + 1) + x] ?? map.map(lines[x], lines[y]) }
         func search(_ x: Int, _ y: Int, near p: (x: Double, y: Double)) -> (x: Double, y: Double)? {
             // One module along each axis there, as the map has it.
-            let c = map.map(lines[x], lines[y]), r = map.map(lines[x] + 1, lines[y]), d = map.map(lines[x], lines[y] + 1)
-            return AlignmentSearch.locate(in: image, near: p, across: (r.x - c.x, r.y - c.y),
-                                          down: (d.x - c.x, d.y - c.y), radius: searchRadius)
+            let here = map.map(lines[x], lines[y]), right = map.map(lines[x] + 1, lines[y]), below = map.map(lines[x], lines[y] + 1)
+            return AlignmentSearch.locate(in: image, near: p, across: (right.x - here.x, right.y - here.y),
+                                          down: (below.x - here.x, below.y - here.y), radius: searchRadius)
         }
         // Row by row from the top-left: each pattern where its left, upper and upper-left
         // neighbours put it (completing their parallelogram); on the top row and left column,
@@ -97,8 +97,10 @@ struct AlignmentGrid {
             for x in 0..<n {
                 let corners = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)].map { $0.1 * (n + 1) + $0.0 }
                 let from = corners.map { finderNodes[$0] ?? (lines[$0 % (n + 1)], lines[$0 / (n + 1)]) }
-                guard let cell = Homography(from: from, to: zip(corners, from).map { finderNodes[$0] != nil ? map.map($1.0, $1.1) : at[$0] ?? fallback.map($1.0, $1.1) })
-                else { return nil }
+                let to = zip(corners, from).map { node, module in
+                    finderNodes[node] != nil ? map.map(module.0, module.1) : at[node] ?? fallback.map(module.0, module.1)
+                }
+                guard let cell = Homography(from: from, to: to) else { return nil }
                 cells.append(cell)
             }
         }

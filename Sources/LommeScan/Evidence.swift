@@ -47,7 +47,7 @@ extension Pass {
     static func workingBlockPatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
         let both = s.memoPatterns("workingBlocks") {
             guard let binary = workingBlocks(s) else { return ([], []) }
-            return FinderSearch.patternsByPolarity(in: binary, scale: FinderSearch.steepCrossCheckScale)
+            return FinderSearch.patternsByPolarity(in: binary)
         }
         return inverted ? both.light : both.dark
     }

@@ -87,7 +87,7 @@ struct EvidenceTests {
 
     @Test func theNegatedGridPassAlsoSearchesTheViewBinarisedBlockByBlock() throws {
         // A light-on-dark screen's glow fills its finders' dark ring under both local windows
-        // (photos/07, photos2/p031 in bench/out); block by block it stays. Dark-on-light
+        // (photos/07 in bench/out); block by block it stays. Dark-on-light
         // codes do not glow so: the plain grid pass leaves that search out (it cost 30 %
         // more work on 12 MP photos without a code).
         let light = ScanSubject(image: try F.image("inverted.png"))
