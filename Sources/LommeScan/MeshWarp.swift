@@ -51,10 +51,6 @@ struct MeshWarp {
     /// The mesh fitted to `image` for a `dimension`-module code that `map` roughly places:
     /// each control point's offset searched within `fittedReach` modules over a window of
     /// modules around it, then smoothed with its neighbours.
-    static func fitted(to image: GrayImage, map: Homography, dimension: Int) -> MeshWarp {
-        fitted(to: image, map: .plane(map), dimension: dimension)
-    }
-
     static func fitted(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
@@ -159,10 +155,6 @@ extension MeshWarp {
     /// searching a small reach around what its fitted neighbours predict, so the offset can
     /// drift by more than a module across the code without a point locking onto the
     /// neighbouring module.
-    static func grown(to image: GrayImage, map: Homography, dimension: Int) -> MeshWarp {
-        grown(to: image, map: .plane(map), dimension: dimension)
-    }
-
     static func grown(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1

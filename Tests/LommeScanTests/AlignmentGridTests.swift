@@ -94,8 +94,8 @@ private typealias F = ScanFixtures
         let d = Self.dimension
         let map = try Self.flatMap(image, dimension: d)
         let flat = Self.read(GridSampler.sample(image, map: map, dimension: d))
-        let fitted = Self.read(GridSampler.sample(image, dimension: d, point: MeshWarp.fitted(to: image, map: map, dimension: d).point))
-        let grown = Self.read(GridSampler.sample(image, dimension: d, point: MeshWarp.grown(to: image, map: map, dimension: d).point))
+        let fitted = Self.read(GridSampler.sample(image, dimension: d, point: MeshWarp.fitted(to: image, map: .plane(map), dimension: d).point))
+        let grown = Self.read(GridSampler.sample(image, dimension: d, point: MeshWarp.grown(to: image, map: .plane(map), dimension: d).point))
         let grid = try #require(AlignmentGrid.located(in: image, map: map, dimension: d))
         let cells = Self.read(GridSampler.sample(image, dimension: d, point: grid.point))
         #expect(!flat && !fitted && !grown && cells, "flat \(flat), fitted \(fitted), grown \(grown), grid \(cells)")

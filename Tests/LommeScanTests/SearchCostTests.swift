@@ -146,7 +146,7 @@ struct SearchCostTests {
         // A flat picture: every offset samples as clearly (not at all), the first one wins.
         let flat = GrayImage(width: code.width, height: code.height, fill: 128)
         for image in [code, flat] {
-            let mesh = MeshWarp.fitted(to: image, map: map, dimension: dimension)
+            let mesh = MeshWarp.fitted(to: image, map: .plane(map), dimension: dimension)
             let plain = Self.plainFit(image, map: map, dimension: dimension)
             #expect(mesh.du == plain.0 && mesh.dv == plain.1)
         }
