@@ -12,11 +12,15 @@ struct Pass: Sendable {
     let name: String
     /// What the picture must show for this pass to run.
     let needs: Evidence
+    /// zbar scans every `lineSpacing`-th row and column of this pass's images.
+    let lineSpacing: Int32
     let run: @Sendable (ScanSubject, Trial) -> Void
 
-    init(_ name: String, needs: Evidence, images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
+    init(_ name: String, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
+         images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
         self.needs = needs
+        self.lineSpacing = lineSpacing
         self.run = { subject, trial in
             for image in images(subject) where !trial.over { _ = trial.scan(image) }
         }
@@ -25,6 +29,7 @@ struct Pass: Sendable {
     init(_ name: String, needs: Evidence, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
         self.needs = needs
+        self.lineSpacing = 1
         self.run = search
     }
 }
@@ -34,6 +39,8 @@ struct Pass: Sendable {
 struct Trial {
     let scanner: ZBarScanner
     let pass: String
+    /// zbar's scan-line spacing for this pass's images.
+    var lineSpacing: Int32 = 1
     let isOver: () -> Bool
     /// Takes the decodes of one zbar scan together (a picture can hold several codes).
     let report: ([Decoded]) -> Void
@@ -43,7 +50,7 @@ struct Trial {
     /// Scans `image`; true when zbar decoded something in it.
     @discardableResult
     func scan(_ image: GrayImage) -> Bool {
-        let decoded = scanner.scan(image).filter { !$0.bytes.isEmpty }.map { Decoded(bytes: $0.bytes, pass: pass) }
+        let decoded = scanner.scan(image, lineSpacing: lineSpacing).filter { !$0.bytes.isEmpty }.map { Decoded(bytes: $0.bytes, pass: pass) }
         if !decoded.isEmpty { report(decoded) }
         return !decoded.isEmpty
     }

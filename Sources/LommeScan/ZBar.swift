@@ -16,17 +16,22 @@ package struct Symbol: Sendable, Equatable {
 package final class ZBarScanner {
     private let scanner: OpaquePointer
 
-    /// Every pixel row and column is a scan line: the passes hand zbar pictures prepared so
-    /// that a module is a few pixels wide, and a sparser scan would step over small codes.
-    static let scanDensity: Int32 = 1
+    /// The spacing of zbar's scan lines, in pixels, the same across and down (zbar's
+    /// "density"): 1 scans every row and column.
+    private var lineSpacing: Int32 = 1
 
     package init() {
         scanner = zbar_image_scanner_create()
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1)
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, Self.scanDensity)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, Self.scanDensity)
+        setLineSpacing(lineSpacing)
+    }
+
+    private func setLineSpacing(_ spacing: Int32) {
+        lineSpacing = spacing
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, spacing)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, spacing)
     }
 
     deinit { zbar_image_scanner_destroy(scanner) }
@@ -35,9 +40,12 @@ package final class ZBarScanner {
     static let y800: UInt = UInt(UInt8(ascii: "Y")) | UInt(UInt8(ascii: "8")) << 8
         | UInt(UInt8(ascii: "0")) << 16 | UInt(UInt8(ascii: "0")) << 24
 
-    /// Every QR code zbar reads in `image`.
-    package func scan(_ image: GrayImage) -> [Symbol] {
+    /// Every QR code zbar reads in `image`, scanning every `lineSpacing`-th row and column
+    /// (1, the default: every one; at least 1).
+    package func scan(_ image: GrayImage, lineSpacing spacing: Int32 = 1) -> [Symbol] {
         guard image.width > 0, image.height > 0 else { return [] }
+        let spacing = max(1, spacing)
+        if spacing != lineSpacing { setLineSpacing(spacing) }
         guard let zimage = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(zimage) }
         zbar_image_set_format(zimage, ZBarScanner.y800)

@@ -15,6 +15,23 @@ struct QRTests {
         #expect(found.map(\.bytes) == [Array(payload.utf8)])
     }
 
+    /// The scanner's whole-picture passes have zbar scan every second line: a code of
+    /// 3-pixel modules still reads so; one of 2-pixel modules reads at every line and not at
+    /// every second (zbarimg -Sx-density=2 -Sy-density=2 agrees), and one scanner set sparse
+    /// and then dense again reads it.
+    @Test func zbarScanLineSpacingIsAppliedAndReset() throws {
+        let payload = PlainPayload.encode(sampleConfig())
+        let matrix = try QRMatrix.encode(payload, level: .M)
+        let expected = [Array(payload.utf8)]
+        let scanner = ZBarScanner()
+        #expect(scanner.scan(QRRender.image(matrix, scale: 3), lineSpacing: 2).map(\.bytes) == expected)
+        let small = QRRender.image(matrix, scale: 2)
+        #expect(scanner.scan(small, lineSpacing: 2).isEmpty, "every second line steps over 2-pixel modules")
+        #expect(scanner.scan(small).map(\.bytes) == expected, "every line again")
+        #expect(scanner.scan(small, lineSpacing: 2).isEmpty)
+        #expect(scanner.scan(small, lineSpacing: 0).map(\.bytes) == expected, "a spacing under 1 is 1")
+    }
+
     @Test(arguments: [QRRender.TerminalStyle.halfBlocks, .fullBlocks])
     func terminalDrawingReadsBack(style: QRRender.TerminalStyle) throws {
         let payload = PlainPayload.encode(sampleConfig())
