@@ -124,7 +124,7 @@ enum GridPass {
             guard let guide = GridSampler.guide(for: triple, dimension: dimension) else { continue }
             // Corners that do not sample as finder patterns: no code of this size is there
             // (or none at all). Judged through the first guess, before the alignment search.
-            let guess = GridSampler.localGrid(GridSampler.sample(source, map: guide, dimension: dimension))
+            let guess = GridSampler.localGrid(GridSampler.sampleCorners(source, map: guide, dimension: dimension))
             guard FixedPatterns.finderAgreement(guess) >= leastFinderAgreement else { continue }
             let map = GridSampler.map(guided: guide, for: triple, dimension: dimension, in: source)
             let grids = GridSampler.binarizations(GridSampler.sample(source, map: map, dimension: dimension))

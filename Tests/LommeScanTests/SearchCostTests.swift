@@ -152,6 +152,32 @@ struct SearchCostTests {
         }
     }
 
+    /// The size test samples only the three corners: their module grid, thresholded against
+    /// the modules round each, is the whole sample's wherever the finder agreement looks —
+    /// on a real code through its map, and through maps at every size tried, of sides from
+    /// 21 (whose corners overlap) up.
+    @Test func theCornersAloneSampleAsTheWholeGridWhereTheFindersAre() throws {
+        let code = try F.image("blurred.jpg")
+        let binary = code.adaptiveBinarized(radius: 20)
+        let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: code).first)
+        let reach = QRGeometry.finderSide + 1
+        var compared = 0
+        for dimension in [QRGeometry.smallestSide, 25] + triple.candidateDimensions {
+            let map = try #require(GridSampler.guide(for: triple, dimension: dimension))
+            let whole = GridSampler.localGrid(GridSampler.sample(code, map: map, dimension: dimension))
+            let corners = GridSampler.localGrid(GridSampler.sampleCorners(code, map: map, dimension: dimension))
+            #expect(FixedPatterns.finderAgreement(corners) == FixedPatterns.finderAgreement(whole))
+            for row in 0..<dimension {
+                for column in 0..<dimension where (row < reach || row >= dimension - reach) && (column < reach || column >= dimension - reach)
+                    && !(row >= dimension - reach && column >= dimension - reach) {
+                    #expect(corners.pixels[row * dimension + column] == whole.pixels[row * dimension + column], "\(dimension): \(row), \(column)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 0)
+    }
+
     @Test func zbarIsNotAskedAboutCornersThatDoNotSampleAsFinders() throws {
         // Three "finders" in noise: the triple's first guesses sample about half the finder
         // modules right, so no size gets as far as zbar (the trial is never asked whether it
