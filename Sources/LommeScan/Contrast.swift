@@ -12,7 +12,15 @@ extension GrayImage {
     /// Light and dark swapped: light-on-dark codes (phone screens in dark mode,
     /// terminals) become the dark-on-light codes zbar looks for.
     func inverted() -> GrayImage {
-        GrayImage(width: width, height: height, pixels: pixels.map { 255 - $0 })
+        // `~v` is 255 - v for a byte, without the overflow check that kept the loop from
+        // being vectorised (a 12 MP picture took 20 ms).
+        var output = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            output.withUnsafeMutableBufferPointer { out in
+                for i in 0..<src.count { out[i] = ~src[i] }
+            }
+        }
+        return GrayImage(width: width, height: height, pixels: output)
     }
 
     /// Local contrast normalisation: each pixel as its distance from the window's mean in
