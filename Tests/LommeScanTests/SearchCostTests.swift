@@ -152,6 +152,28 @@ struct SearchCostTests {
         }
     }
 
+    /// Local means and spreads in one sweep are those of the separate box sums (the mean
+    /// rounded, the mean of squares truncated, the spread from the two), edges repeated, on
+    /// pictures smaller and larger than the window.
+    @Test(arguments: [(1, 1, 1), (3, 7, 4), (50, 40, 1), (50, 40, 20), (200, 130, 9), (31, 5, 100)])
+    func meansAndSpreadsInOneSweepAreTheBoxSums(width: Int, height: Int, radius: Int) {
+        var seed = UInt64(width * 1000 + height * 10 + radius)
+        let pixels = (0..<width * height).map { _ -> UInt8 in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        let image = GrayImage(width: width, height: height, pixels: pixels)
+        let stats = LocalStats(image, radius: radius)
+        let mean = LocalStats.boxMean(image, radius: radius)
+        let squares = LocalStats.boxMeanWide(image, radius: radius)
+        let deviation = zip(mean, squares).map { m, q in
+            UInt8(min(255, max(0, Double(q) - Double(m) * Double(m)).squareRoot()))
+        }
+        #expect(stats.mean == mean)
+        #expect(stats.deviation == deviation)
+        #expect(stats.deviation.contains { $0 > 0 } || width * height == 1)
+    }
+
     /// The size test samples only the three corners: their module grid, thresholded against
     /// the modules round each, is the whole sample's wherever the finder agreement looks —
     /// on a real code through its map, and through maps at every size tried, of sides from
