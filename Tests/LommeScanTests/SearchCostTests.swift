@@ -152,10 +152,24 @@ struct SearchCostTests {
         }
     }
 
-    /// Local means and spreads in one sweep are those of the separate box sums (the mean
+    /// Sum over the (2r+1)² window round each pixel, edges repeated, of the value or of its
+    /// square: the plain separable box sums the one-sweep statistics replaced.
+    static func plainBoxSums(_ image: GrayImage, radius r: Int, squared: Bool) -> [Int] {
+        let w = image.width, h = image.height
+        let value = { (x: Int, y: Int) -> Int in
+            let v = Int(image.pixels[min(max(y, 0), h - 1) * w + min(max(x, 0), w - 1)])
+            return squared ? v * v : v
+        }
+        let across = (0..<h).flatMap { y in (0..<w).map { x in (-r...r).reduce(0) { $0 + value(x + $1, y) } } }
+        return (0..<h).flatMap { y in
+            (0..<w).map { x in (-r...r).reduce(0) { $0 + across[min(max(y + $1, 0), h - 1) * w + x] } }
+        }
+    }
+
+    /// Local means and spreads in one sweep are those of the plain box sums (the mean
     /// rounded, the mean of squares truncated, the spread from the two), edges repeated, on
-    /// pictures smaller and larger than the window.
-    @Test(arguments: [(1, 1, 1), (3, 7, 4), (50, 40, 1), (50, 40, 20), (200, 130, 9), (31, 5, 100)])
+    /// pictures smaller and larger than the window; the mean alone is the same mean.
+    @Test(arguments: [(1, 1, 1), (3, 7, 4), (50, 40, 1), (50, 40, 20), (120, 90, 9), (31, 5, 100)])
     func meansAndSpreadsInOneSweepAreTheBoxSums(width: Int, height: Int, radius: Int) {
         var seed = UInt64(width * 1000 + height * 10 + radius)
         let pixels = (0..<width * height).map { _ -> UInt8 in
@@ -163,14 +177,16 @@ struct SearchCostTests {
             return UInt8(truncatingIfNeeded: seed >> 56)
         }
         let image = GrayImage(width: width, height: height, pixels: pixels)
-        let stats = LocalStats(image, radius: radius)
-        let mean = LocalStats.boxMean(image, radius: radius)
-        let squares = LocalStats.boxMeanWide(image, radius: radius)
+        let area = (2 * radius + 1) * (2 * radius + 1)
+        let mean = Self.plainBoxSums(image, radius: radius, squared: false).map { UInt8(min(255, ($0 + area / 2) / area)) }
+        let squares = Self.plainBoxSums(image, radius: radius, squared: true).map { $0 / area }
         let deviation = zip(mean, squares).map { m, q in
             UInt8(min(255, max(0, Double(q) - Double(m) * Double(m)).squareRoot()))
         }
+        let stats = LocalStats(image, radius: radius)
         #expect(stats.mean == mean)
         #expect(stats.deviation == deviation)
+        #expect(LocalStats.boxMean(image, radius: radius) == mean)
         #expect(stats.deviation.contains { $0 > 0 } || width * height == 1)
     }
 
