@@ -29,11 +29,25 @@ extension Pass {
     /// Finder patterns in the working view binarised with a window of 1/`divisor` of its
     /// side, dark or light (made once per picture and shared with the grid pass).
     static func workingPatterns(_ s: ScanSubject, divisor: Int, inverted: Bool) -> [FinderPattern] {
-        let both = s.memoPatterns("working\(divisor)") {
-            guard let binary = adaptive(s, divisor: divisor) else { return ([], []) }
-            return FinderSearch.patternsByPolarity(in: binary)
-        }
+        let both = workingPatternSets(s, divisor: divisor).first ?? ([], [])
         return inverted ? both.light : both.dark
+    }
+
+    /// The same admitting finders up to `FinderSearch.steepCrossCheckScale` times wider than
+    /// tall (a big code seen from low down), for the grid pass only: as evidence and for the
+    /// crops they let in look-alikes.
+    static func workingSteepPatterns(_ s: ScanSubject, divisor: Int, inverted: Bool) -> [FinderPattern] {
+        let sets = workingPatternSets(s, divisor: divisor)
+        guard sets.count > 1 else { return [] }
+        return inverted ? sets[1].light : sets[1].dark
+    }
+
+    /// Both, found in one search.
+    private static func workingPatternSets(_ s: ScanSubject, divisor: Int) -> [(dark: [FinderPattern], light: [FinderPattern])] {
+        s.memoPatternSets("working\(divisor)") {
+            guard let binary = adaptive(s, divisor: divisor) else { return [] }
+            return FinderSearch.patternsByPolarity(in: binary, scales: [FinderSearch.crossCheckScale, FinderSearch.steepCrossCheckScale])
+        }
     }
 
     /// The working view binarised block by block (zxing's HybridBinarizer), for the negated

@@ -57,10 +57,19 @@ enum FinderSearch {
     /// and in a light run for the other.
     static func patternsByPolarity(in image: GrayImage, scale: Double = crossCheckScale)
         -> (dark: [FinderPattern], light: [FinderPattern]) {
+        patternsByPolarity(in: image, scales: [scale])[0]
+    }
+
+    /// The same at several cross-check scales in one pass over the rows: each sighting counts
+    /// for every scale whose bound its column module keeps within. One list pair per scale.
+    static func patternsByPolarity(in image: GrayImage, scales: [Double])
+        -> [(dark: [FinderPattern], light: [FinderPattern])] {
         let w = image.width, h = image.height
-        guard w >= QRGeometry.smallestSide, h >= QRGeometry.smallestSide else { return ([], []) }
+        guard w >= QRGeometry.smallestSide, h >= QRGeometry.smallestSide, let widest = scales.max() else {
+            return scales.map { _ in ([], []) }
+        }
         assert(darkBelow == 0x80, "the eight-at-a-time run search tests the top bit")
-        var dark = Sightings(), light = Sightings()
+        var dark = scales.map { _ in Sightings() }, light = dark
         image.pixels.withUnsafeBufferPointer { px in
             guard let base = px.baseAddress else { return }
             let raw = UnsafeRawPointer(base)
@@ -88,9 +97,11 @@ enum FinderSearch {
                     if runs >= 5, let module = ratioModule(r0, r1, r2, r3, r4) {
                         let centerX = Double(s2) + Double(r2) / 2
                         if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module,
-                                                                      scale: scale, inverted: !isDark) {
+                                                                      scale: widest, inverted: !isDark) {
                             let found = FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1)
-                            if isDark { dark.add(found) } else { light.add(found) }
+                            for (n, scale) in scales.enumerated() where vModule < module * scale && vModule > module / scale {
+                                if isDark { dark[n].add(found) } else { light[n].add(found) }
+                            }
                         }
                     }
                     x = end
@@ -105,7 +116,7 @@ enum FinderSearch {
         func confirmed(_ found: Sightings) -> [FinderPattern] {
             found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * sightingsPerModule)) }.sorted { $0.hits > $1.hits }
         }
-        return (confirmed(dark), confirmed(light))
+        return zip(dark, light).map { (confirmed($0), confirmed($1)) }
     }
 
     /// The module size if five run lengths are close enough to 1:1:3:1:1.

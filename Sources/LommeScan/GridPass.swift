@@ -51,6 +51,10 @@ enum GridPass {
             }
             if patterns.count > found[n].count { searches.append((binaries[n], patterns)) }
         }
+        for (n, divisor) in [Pass.wideWindow, Pass.narrowWindow].enumerated() where n < binaries.count {
+            let steep = Pass.workingSteepPatterns(s, divisor: divisor, inverted: inverted)
+            if steep.count > found[n].count { searches.append((binaries[n], steep)) }
+        }
         // Light on dark, also the view binarised block by block: a blurred screen's glow fills
         // the finders' dark ring under both windows, not block by block (for dark on light it
         // read nothing more on the corpus and both generators' sets, and cost 30 % more work

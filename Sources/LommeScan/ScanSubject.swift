@@ -65,6 +65,12 @@ final class ScanSubject: Sendable {
     private static func patternsKey(_ key: String) -> String { "patterns " + key }
 
     /// Finder patterns found by `find` once, under `key`.
+    /// Several sets of finder patterns found together, under `key`.
+    func memoPatternSets(_ key: String, _ find: () -> [(dark: [FinderPattern], light: [FinderPattern])])
+        -> [(dark: [FinderPattern], light: [FinderPattern])] {
+        once(Self.patternsKey(key), find) as? [(dark: [FinderPattern], light: [FinderPattern])] ?? []
+    }
+
     func memoPatterns(_ key: String, _ find: () -> (dark: [FinderPattern], light: [FinderPattern]))
         -> (dark: [FinderPattern], light: [FinderPattern]) {
         once(Self.patternsKey(key), find) as? (dark: [FinderPattern], light: [FinderPattern]) ?? ([], [])

@@ -61,6 +61,7 @@ struct ScannerTests {
         ("region.png", "regions-bin"),
         ("dark-blurred.jpg", "sharpened-inv"),
         ("steep.jpg", "grid-fine"),
+        ("tilted.jpg", "grid"),
     ])
     func passReadsWhatThePlainPassCannot(fixture: String, pass: String) throws {
         let image = try F.image(fixture)
@@ -70,13 +71,27 @@ struct ScannerTests {
         #expect(found.first?.pass == pass)
     }
 
+    /// A big code seen from low down: its finders are about 2.5 times wider than tall, more
+    /// than the working view's usual search admits; the grid pass also searches with the
+    /// steep bound, and no other pass (zbar in any view) reads it.
+    @Test func theGridPassReadsACodeSeenFromLowDown() throws {
+        let image = try F.image("tilted.jpg")
+        for pass in Scanner.order where pass != "grid" {
+            #expect(Scanner.scan(image: image, options: try F.only(pass)).isEmpty, "\(pass) should fail on tilted.jpg")
+        }
+        let subject = ScanSubject(image: image)
+        let usual = Pass.workingPatterns(subject, divisor: Pass.wideWindow, inverted: false)
+        let steep = Pass.workingSteepPatterns(subject, divisor: Pass.wideWindow, inverted: false)
+        #expect(steep.count > usual.count, "the steep bound admits the flattened finders")
+    }
+
     @Test func blurredLightOnDarkNeedsMoreThanInversion() throws {
         let image = try F.image("dark-blurred.jpg")
         #expect(Scanner.scan(image: image, options: try F.only("inverted")).isEmpty)
     }
 
     @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png", "dark-blurred.jpg",
-                      "steep.jpg"])
+                      "steep.jpg", "tilted.jpg"])
     func wholePipelineReadsEveryFixture(fixture: String) throws {
         // A generous budget: a debug build on a busy machine is many times slower than release.
         let found = try Scanner.scan(path: F.path(fixture), options: F.slowBuild, accept: { $0.text == F.payload })

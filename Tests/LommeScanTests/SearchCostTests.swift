@@ -105,6 +105,16 @@ struct SearchCostTests {
                 #expect(both.light == Self.plainPatterns(in: binary.inverted(), scale: scale), "\(name) light on dark, scale \(scale)")
             }
         }
+        // Both scales in one pass: each the same as its own search.
+        for (name, binary) in try Self.binarised() + [("tilted", try F.image("tilted.jpg").adaptiveBinarized(radius: 48))] {
+            let scales = [FinderSearch.crossCheckScale, FinderSearch.steepCrossCheckScale]
+            let together = FinderSearch.patternsByPolarity(in: binary, scales: scales)
+            #expect(together.count == 2)
+            for (n, scale) in scales.enumerated() where n < together.count {
+                let alone = FinderSearch.patternsByPolarity(in: binary, scale: scale)
+                #expect(together[n].dark == alone.dark && together[n].light == alone.light, "\(name), scale \(scale)")
+            }
+        }
         // The pictures do hold patterns of each kind (the comparison is not of empty lists).
         let all = try Self.binarised().map { FinderSearch.patternsByPolarity(in: $0.1, scale: FinderSearch.steepCrossCheckScale) }
         #expect(all.contains { $0.dark.count >= 3 } && all.contains { $0.light.count >= 3 })
