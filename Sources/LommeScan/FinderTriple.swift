@@ -165,8 +165,11 @@ extension FinderSearch {
     /// lengths too: perspective makes the nearer finder and leg larger.
     static let tripleModuleRatio = 2.2
     static let tripleLegRatio = 2.2
-    /// The legs' angle: a cosine up to this (about 53° to 127°), perspective bends the right angle.
-    static let tripleCosine = 0.6
+    /// The legs' angle: a cosine up to this (about 41° to 139°), perspective bends the right
+    /// angle. A big code seen from low down meets at up to 131° (`tilted/04`; 0.6, 53° to
+    /// 127°, read 6 of that set, 0.7 8, this 9; the other sets the same, the work on
+    /// photos without a code 1-2 % more).
+    static let tripleCosine = 0.75
     /// The shorter leg at least this many modules: version 1's finder centres are 14 apart,
     /// and foreshortening and module widths measured on blurred runs take off up to a third.
     static let shortestLeg = 10.0

@@ -244,6 +244,21 @@ struct ScannerTests {
 struct GridSamplerTests {
     typealias F = ScanFixtures
 
+    /// Three finders of a big code seen from low down (where `tilted/04` has them) meet at
+    /// 131°: still a triple. At 145° they are not.
+    @Test func finderLegsMeetingFarFromSquareStillMakeATriple() throws {
+        let blank = GrayImage(width: 1152, height: 864, fill: 255)
+        func triples(_ corners: [(Double, Double)]) -> [FinderTriple] {
+            FinderSearch.triples(from: corners.map { FinderPattern(x: $0.0, y: $0.1, module: 6, hits: 10) }, in: blank)
+        }
+        let found = try #require(triples([(660, 409), (837, 123), (776, 780)]).first)
+        #expect(abs(found.topLeft.x - 660) < 1e-9 && abs(found.topLeft.y - 409) < 1e-9)
+        // The same legs opened to 145° about the top-left corner.
+        let turn = 14.0 * Double.pi / 180, dx = 837.0 - 660, dy = 123.0 - 409
+        let opened = (660 + dx * cos(-turn) - dy * sin(-turn), 409 + dx * sin(-turn) + dy * cos(-turn))
+        #expect(triples([(660, 409), opened, (776, 780)]).isEmpty)
+    }
+
     @Test func homographyMapsTheFourPointsItWasMadeFrom() throws {
         let from = [(x: 0.0, y: 0.0), (x: 10.0, y: 0.0), (x: 10.0, y: 10.0), (x: 0.0, y: 10.0)]
         let to = [(x: 5.0, y: 7.0), (x: 40.0, y: 2.0), (x: 52.0, y: 61.0), (x: 1.0, y: 33.0)]
