@@ -34,8 +34,8 @@ extension Pass {
     }
 
     /// The same admitting finders up to `FinderSearch.steepCrossCheckScale` times wider than
-    /// tall (a big code seen from low down), for the grid pass only: as evidence and for the
-    /// crops they let in look-alikes.
+    /// tall (a big code seen from low down), for the grid pass and as evidence: for the crops
+    /// they let in look-alikes that crowd out the code's own (two corpus pictures lost).
     static func workingSteepPatterns(_ s: ScanSubject, divisor: Int, inverted: Bool) -> [FinderPattern] {
         let sets = workingPatternSets(s, divisor: divisor)
         guard sets.count > 1 else { return [] }
@@ -116,8 +116,10 @@ extension Pass {
         case .none:
             return true
         case .finders, .lightFinders:
+            let light = evidence == .lightFinders
             return [wideWindow, narrowWindow].contains { divisor in
-                workingPatterns(s, divisor: divisor, inverted: evidence == .lightFinders).count >= leastFinders
+                workingPatterns(s, divisor: divisor, inverted: light).count >= leastFinders
+                    || workingSteepPatterns(s, divisor: divisor, inverted: light).count >= leastFinders
             }
         case .fineFinders, .fineLightFinders:
             return finePatterns(s, inverted: evidence == .fineLightFinders).count >= leastFinders

@@ -51,6 +51,8 @@ enum GridPass {
             }
             if patterns.count > found[n].count { searches.append((binaries[n], patterns)) }
         }
+        // Each window's patterns under the steep bound, when it admits more: a big code seen
+        // from low down has finders half as tall as wide.
         for (n, divisor) in [Pass.wideWindow, Pass.narrowWindow].enumerated() where n < binaries.count {
             let steep = Pass.workingSteepPatterns(s, divisor: divisor, inverted: inverted)
             if steep.count > found[n].count { searches.append((binaries[n], steep)) }

@@ -64,13 +64,13 @@ final class ScanSubject: Sendable {
     private static func pictureKey(_ key: String) -> String { "picture " + key }
     private static func patternsKey(_ key: String) -> String { "patterns " + key }
 
-    /// Finder patterns found by `find` once, under `key`.
-    /// Several sets of finder patterns found together, under `key`.
+    /// Several sets of finder patterns found together by `find` once, under `key`.
     func memoPatternSets(_ key: String, _ find: () -> [(dark: [FinderPattern], light: [FinderPattern])])
         -> [(dark: [FinderPattern], light: [FinderPattern])] {
         once(Self.patternsKey(key), find) as? [(dark: [FinderPattern], light: [FinderPattern])] ?? []
     }
 
+    /// Finder patterns found by `find` once, under `key`.
     func memoPatterns(_ key: String, _ find: () -> (dark: [FinderPattern], light: [FinderPattern]))
         -> (dark: [FinderPattern], light: [FinderPattern]) {
         once(Self.patternsKey(key), find) as? (dark: [FinderPattern], light: [FinderPattern]) ?? ([], [])

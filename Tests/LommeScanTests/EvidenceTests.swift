@@ -29,6 +29,23 @@ struct EvidenceTests {
         return image
     }
 
+    /// The lone finder flattened to half its height (6 pixels a module across, 3 down), as
+    /// a code seen from low down shows it: only the steep bound admits it, and that is
+    /// evidence enough.
+    @Test func aFlattenedFinderIsEvidence() throws {
+        var image = GrayImage(width: 200, height: 200, fill: 230)
+        for y in 0..<21 {
+            for x in 0..<42 {
+                let ring = max(abs(x / 6 - 3), abs(y / 3 - 3))
+                if ring != 2 { image[79 + x, 89 + y] = 20 }
+            }
+        }
+        let subject = ScanSubject(image: image)
+        #expect(Pass.workingPatterns(subject, divisor: Pass.wideWindow, inverted: false).isEmpty)
+        #expect(Pass.workingSteepPatterns(subject, divisor: Pass.wideWindow, inverted: false).count == 1)
+        #expect(Pass.shows(subject, .finders))
+    }
+
     @Test func negatingPassesLookForLightOnDarkFinders() throws {
         #expect(Pass.shows(ScanSubject(image: Self.loneFinder()), .finders))
         #expect(Pass.shows(ScanSubject(image: Self.loneFinder().inverted()), .lightFinders))
