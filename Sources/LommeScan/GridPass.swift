@@ -33,9 +33,10 @@ enum GridPass {
         // uneven light. Triples from both, the wide one's first, each place tried once; then
         // from each with the patterns only the other found added: blur and glare can hide
         // one finder from one window and another from the other.
-        var binaries: [GrayImage] = [], found: [[FinderPattern]] = []
+        var windows: [Int] = [], binaries: [GrayImage] = [], found: [[FinderPattern]] = []
         for divisor in [Pass.wideWindow, Pass.narrowWindow] {
             guard let binary = Pass.adaptive(s, divisor: divisor) else { continue }
+            windows.append(divisor)
             binaries.append(inverted ? Pass.negated(s, "adaptive\(divisor)", binary) : binary)
             found.append(Pass.workingPatterns(s, divisor: divisor, inverted: inverted))
         }
@@ -53,7 +54,7 @@ enum GridPass {
         }
         // Each window's patterns under the steep bound, when it admits more: a big code seen
         // from low down has finders half as tall as wide.
-        for (n, divisor) in [Pass.wideWindow, Pass.narrowWindow].enumerated() where n < binaries.count {
+        for (n, divisor) in windows.enumerated() {
             let steep = Pass.workingSteepPatterns(s, divisor: divisor, inverted: inverted)
             if steep.count > found[n].count { searches.append((binaries[n], steep)) }
         }

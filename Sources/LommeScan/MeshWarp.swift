@@ -3,8 +3,8 @@ import LommeImages
 /// Local corrections to a perspective map (or to the alignment-pattern grid's maps), for
 /// codes on bent surfaces (fabric, a curved can): a mesh of control points every few
 /// modules, each moved by the offset at which the modules around it sample most clearly
-/// dark or light (sampled across a module edge, a value is a grey in between). Offsets are in modules and interpolated between control
-/// points, so the corrected map is smooth.
+/// dark or light (sampled across a module edge, a value is a grey in between). Offsets are
+/// in modules and interpolated between control points, so the corrected map is smooth.
 struct MeshWarp {
     let map: ModuleMap
     /// Modules between control points.

@@ -70,10 +70,10 @@ final class ScanSubject: Sendable {
         once(Self.patternsKey(key), find) as? [(dark: [FinderPattern], light: [FinderPattern])] ?? []
     }
 
-    /// Finder patterns found by `find` once, under `key`.
+    /// Finder patterns found by `find` once, under `key` (a set of one).
     func memoPatterns(_ key: String, _ find: () -> (dark: [FinderPattern], light: [FinderPattern]))
         -> (dark: [FinderPattern], light: [FinderPattern]) {
-        once(Self.patternsKey(key), find) as? (dark: [FinderPattern], light: [FinderPattern]) ?? ([], [])
+        memoPatternSets(key) { [find()] }.first ?? ([], [])
     }
 
     /// The version stored under `key`, if one was made (for tests).
