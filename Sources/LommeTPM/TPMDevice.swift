@@ -45,6 +45,16 @@ package struct TPMDevice: Sendable {
             try TPMLockoutState.read(connection)
         }
     }
+
+    /// Whether the TPM's lockout hierarchy has an authorization value (TPMA_PERMANENT's
+    /// lockoutAuthSet). Without one, any local user can reset the dictionary-attack counter
+    /// (`tpm2_dictionarylockout -c`) and so guess a PIN without limit. Nil when it cannot be
+    /// read.
+    package func lockoutAuthorizationIsSet() -> Bool? {
+        try? TPMConnection.with(tcti: tcti) { connection throws(LommeError) in
+            try TPMLockoutState.lockoutAuthorizationIsSet(connection)
+        }
+    }
 }
 
 /// What `TPMDevice.seal` returns and `unseal` takes: the two blobs the TPM made (only this

@@ -24,4 +24,22 @@ extension TPMLockoutState {
         }
         return TPMLockoutState(failedTries: failed, maxTries: max, recoverySeconds: interval)
     }
+
+    /// TPM_PT_PERMANENT (TPM_PT_VAR + 0), bit 2: lockoutAuthSet. No authorization needed.
+    static func lockoutAuthorizationIsSet(_ connection: TPMConnection) throws(LommeError) -> Bool {
+        let permanent: UInt32 = 0x200  // TPM_PT_VAR
+        let lockoutAuthSet: UInt32 = 1 << 2
+        var more: TPMI_YES_NO = 0
+        var data: UnsafeMutablePointer<TPMS_CAPABILITY_DATA>?
+        try connection.check(Esys_GetCapability(connection.context, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+                                                TPM2_CAP_TPM_PROPERTIES, permanent, 1, &more, &data), "read its permanent properties")
+        defer { Esys_Free(data) }
+        guard let data else { throw TPMErrors.other(0, "read its permanent properties") }
+        let list = data.pointee.data.tpmProperties
+        let value = withUnsafeBytes(of: list.tpmProperty) { raw in
+            raw.bindMemory(to: TPMS_TAGGED_PROPERTY.self).prefix(Int(list.count)).first { $0.property == permanent }?.value
+        }
+        guard let value else { throw TPMErrors.other(0, "read its permanent properties") }
+        return value & lockoutAuthSet != 0
+    }
 }

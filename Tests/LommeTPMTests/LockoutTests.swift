@@ -47,3 +47,20 @@ struct LockoutTests {
         #expect(TPMDevice(tcti: tpm.tcti).lockoutState() == TPMLockoutState(failedTries: 0, maxTries: 3, recoverySeconds: 1000))
     }
 }
+
+@Suite("TPM lockout authorization")
+struct LockoutAuthorizationTests {
+    /// swtpm starts with an empty lockout authorization: anyone may reset the counter.
+    /// Once the owner sets one (`tpm2_changeauth -c lockout`), the TPM says so.
+    @Test func aFreshTPMHasNoLockoutAuthorizationUntilTheOwnerSetsOne() throws {
+        let tpm = try SoftwareTPM()
+        let device = TPMDevice(tcti: tpm.tcti)
+        #expect(device.lockoutAuthorizationIsSet() == false)
+        try tpm.tools(["tpm2_changeauth", "-c", "lockout", "lockout-secret-for-tests"])
+        #expect(device.lockoutAuthorizationIsSet() == true)
+    }
+
+    @Test func anUnreachableTPMSaysNothing() {
+        #expect(TPMDevice(tcti: "swtpm:host=127.0.0.1,port=1").lockoutAuthorizationIsSet() == nil)
+    }
+}
