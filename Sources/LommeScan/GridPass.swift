@@ -128,6 +128,7 @@ enum GridPass {
         // often both miss), each as one smoothed fit and as a mesh grown outward from the finders.
         var bendable: [(ModuleMap, Int)] = []
         for dimension in triple.candidateDimensions {
+            if trial.over { return false }
             guard let guide = GridSampler.guide(for: triple, dimension: dimension) else { continue }
             // Corners that do not sample as finder patterns: no code of this size is there
             // (or none at all). Judged through the first guess, before the alignment search.
@@ -136,6 +137,7 @@ enum GridPass {
             let map = GridSampler.map(guided: guide, for: triple, dimension: dimension, in: source)
             let grids = GridSampler.binarizations(GridSampler.sample(source, map: map, dimension: dimension))
             if attempt(grids, trial) { return true }
+            if trial.over { return false }
             let agreement = FixedPatterns.finderAgreement(grids[0])
             // A code of version 7 up: through its grid of alignment patterns, a map per cell.
             if agreement >= leastGriddedAgreement, let grid = AlignmentGrid.located(in: source, map: map, dimension: dimension) {

@@ -22,7 +22,10 @@ struct Pass: Sendable {
         self.needs = needs
         self.lineSpacing = lineSpacing
         self.run = { subject, trial in
-            for image in images(subject) where !trial.over { _ = trial.scan(image) }
+            for image in images(subject) {
+                if trial.over { return }
+                _ = trial.scan(image)
+            }
         }
     }
 

@@ -20,6 +20,9 @@ package final class ZBarScanner {
     /// "density"): 1 scans every row and column.
     private var lineSpacing: Int32 = 1
 
+    /// How many pictures this scanner was handed (the deadline tests count them).
+    package private(set) var scans = 0
+
     package init() {
         scanner = zbar_image_scanner_create()
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
@@ -43,6 +46,7 @@ package final class ZBarScanner {
     /// Every QR code zbar reads in `image`, scanning every `lineSpacing`-th row and column
     /// (1, the default: every one; at least 1).
     package func scan(_ image: GrayImage, lineSpacing spacing: Int32 = 1) -> [Symbol] {
+        scans += 1
         guard image.width > 0, image.height > 0 else { return [] }
         let spacing = max(1, spacing)
         if spacing != lineSpacing { setLineSpacing(spacing) }
