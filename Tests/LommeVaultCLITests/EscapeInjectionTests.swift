@@ -98,4 +98,39 @@ struct EscapeInjectionTests {
         #expect(!tty.tmux(["display-message", "-p", "-t", "t", "#{pane_title}"]).contains("PWNED"))
         #expect(tty.screen.contains("EXIT=0") && tty.screen.contains("ready"))
     }
+
+    /// Every bidi control and invisible format character the README promises to escape,
+    /// listed here independently of `TerminalText` (a list shared with the code under test
+    /// could lose one on both sides and still pass): each reaches the terminal as `\uXXXX`
+    /// (`\UXXXXXXXX` above U+FFFF), never raw, in `scan`'s output of a code holding it.
+    static let invisible: [UInt32] = [
+        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+        0x2028, 0x2029, 0x00AD, 0x180E, 0x200B, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF,
+        0xFFF9, 0xFFFA, 0xFFFB, 0xE0001, 0xE0041, 0xE007F,
+    ]
+
+    @Test func bidiControlsAndInvisibleFormatCharactersAreEscaped() throws {
+        let box = CLI.Sandbox()
+        var text = "begin"
+        for value in Self.invisible { text += "<" + String(Character(Unicode.Scalar(value)!)) + ">" }
+        text += "end"
+        let file = box.write("invisible.txt", text)
+        let png = box.path + "/invisible.png"
+        #expect(CLI.run([], shell: "qrencode -8 -o '\(png)' < '\(file)'").status == 0)
+        let scan = CLI.run(["scan", png])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        for value in Self.invisible {
+            let raw = Unicode.Scalar(value)!
+            let shown = value <= 0xFFFF ? String(format: "<\\u%04x>", value) : String(format: "<\\U%08x>", value)
+            #expect(!scan.out.unicodeScalars.contains(raw) && !scan.stderr.unicodeScalars.contains(raw),
+                    "U+\(String(value, radix: 16)) reached the terminal raw")
+            #expect(scan.out.contains(shown), "U+\(String(value, radix: 16)) not shown as \(shown): \(scan.out.debugDescription)")
+        }
+        // Joiners stay: scripts and emoji sequences need them.
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        let emoji = box.write("emoji.txt", "family " + family)
+        let emojiPNG = box.path + "/emoji.png"
+        #expect(CLI.run([], shell: "qrencode -8 -o '\(emojiPNG)' < '\(emoji)'").status == 0)
+        #expect(CLI.run(["scan", emojiPNG]).out.contains(family))
+    }
 }

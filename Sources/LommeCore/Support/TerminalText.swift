@@ -4,8 +4,9 @@
 /// A terminal obeys control characters: ESC ] 0 ; … BEL retitles the window, ESC [ 2 J
 /// clears the screen, OSC 52 writes the clipboard, and U+009B (C1 CSI) starts a sequence
 /// on its own. Every C0 control, DEL and every C1 control is written out visibly instead
-/// (`\x1b`, `\x7f`, `\u009b`), as are the invisible Unicode marks that reorder or split
-/// what is shown (bidi overrides and isolates, line and paragraph separators). A line
+/// (`\x1b`, `\x7f`, `\u009b`), as are the invisible Unicode marks that reorder, hide or
+/// split what is shown (bidi marks, overrides and isolates, line and paragraph separators,
+/// zero-width spaces, the BOM, tag characters: `needsEscape` lists them). A line
 /// break and a tab are kept where the text is allowed several lines (`lines`) and escaped
 /// (`\n`, `\t`) where it must stay on one line (`line`). A carriage return is always
 /// escaped: it would let text overwrite what came before it on the line. Everything else —
@@ -37,7 +38,14 @@ package enum TerminalText {
         switch scalar.value {
         case 0x0A, 0x09: return !keepingLineBreaks
         case 0x00..<0x20, 0x7F..<0xA0: return true
+        // Bidi marks, embeddings, overrides and isolates; line and paragraph separators.
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: return true
+        // Other invisible format characters that hide or split text: soft hyphen, Mongolian
+        // vowel separator, zero-width space, word joiner and invisible operators, the byte
+        // order mark, interlinear annotation marks, and the tag characters (which can carry
+        // a hidden ASCII copy of any text). Zero-width (non-)joiners stay: scripts and emoji
+        // need them, and they hide nothing.
+        case 0x00AD, 0x180E, 0x200B, 0x2060...0x2064, 0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F: return true
         default: return false
         }
     }
@@ -48,7 +56,8 @@ package enum TerminalText {
         case 0x09: return "\\t"
         case 0x0D: return "\\r"
         case let value where value < 0x80: return "\\x" + hex(value, digits: 2)
-        case let value: return "\\u" + hex(value, digits: 4)
+        case let value where value <= 0xFFFF: return "\\u" + hex(value, digits: 4)
+        case let value: return "\\U" + hex(value, digits: 8)
         }
     }
 
