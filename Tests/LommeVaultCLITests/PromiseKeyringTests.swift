@@ -97,13 +97,17 @@ struct PromiseKeyringTests {
     /// contents. Neither is served (exit 8: the endpoint is unreachable); a good one is.
     @Test func aStaleCachedTokenIsNeverServed() throws {
         let vault = PromiseVault()
+        // A cached token is served only while the vault is unlocked, sealed under the session's key.
+        #expect(vault.run(["unlock"]).status == 0)
+        defer { _ = vault.run(["lock"]) }
         let url = "http://127.0.0.1:1/token"
         let name = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(vault.bytes).salt), url: url)
         let now = TokenCache.nowMilliseconds()
         let current = TokenCache.fingerprint(vault.bytes)
+        let key = try TokenCache.sessionKey(vault: vault.box.vault, description: name)
         func plant(_ token: String, cacheUntil: UInt64, fingerprint: [UInt8]) throws {
             let entry = TokenCache.Entry(token: AccessToken(accessToken: token, tokenType: "Bearer", expiresIn: nil), expiresAt: now + 600_000, cacheUntil: cacheUntil)
-            _ = try Keyring().add(name, payload: TokenCache.encode(entry, fingerprint: fingerprint), timeout: 600)
+            _ = try Keyring().add(name, payload: TokenCache.seal(entry, fingerprint: fingerprint, key: key, description: name), timeout: 600)
         }
         defer { _ = try? TokenCache.forget(name, keyring: Keyring()) }
         try plant("stale-token", cacheUntil: now - 1000, fingerprint: current)

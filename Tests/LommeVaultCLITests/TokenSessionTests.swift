@@ -13,8 +13,10 @@ struct TokenSessionTests {
         let bytes = readFile(box.vault)
         let sealed = try VaultFormat.parse(bytes)
         let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.salt), url: nil)
-        guard let id = try Keyring().find(description), let payload = Keyring.read(id, limit: 34 + 255 + AccessToken.maximumLength),
-              let entry = TokenCache.decode(payload, fingerprint: TokenCache.fingerprint(bytes)) else { return nil }
+        guard let id = try Keyring().find(description), let payload = Keyring.read(id, limit: TokenCache.payloadLimit),
+              let entry = TokenCache.open(payload, fingerprint: TokenCache.fingerprint(bytes),
+                                          key: try TokenCache.sessionKey(vault: box.vault, description: description), description: description)
+        else { return nil }
         let now = TokenCache.nowMilliseconds()
         return (entry, entry.cacheUntil > now ? entry.cacheUntil - now : 0)
     }
@@ -66,5 +68,47 @@ struct TokenSessionTests {
         let short = try #require(try cached(box))
         #expect(short.keptFor <= 61_000, "kept for \(short.keptFor) ms past a session ending in 60 s")
         #expect(short.entry.token.accessToken == second.out)
+    }
+
+    /// Every key this user can read, from every keyring (/proc/keys lists them all), read
+    /// with keyctl: what another process of the user could take.
+    static func everyReadableKey() -> String {
+        let script = #"for id in $(awk '{print $1}' /proc/keys); do keyctl pipe "$(printf %d "0x$id")" 2>/dev/null; echo; done"#
+        return CLI.run([], shell: script).out
+    }
+
+    @Test("a cached token is sealed: no keyring holds it readable, during the session or after it")
+    func theCachedTokenIsNeverInAKeyringInClear() throws {
+        let server = try OAuthServer.start(lifetime: 86400)
+        defer { server.stop() }
+        let box = try TokenFixture.vault(tokenURL: server.url("/token"))
+        #expect(box.run(["unlock", "--timeout", "3s", "--passphrase-file", box.passphraseFile]).status == 0)
+        let token = box.run(["token", "--no-prompt"])
+        #expect(token.status == 0 && token.out.count > 8, "\(token.stderr)")
+        #expect(box.run(["token", "--no-prompt"]).out == token.out, "cached while the session lives")
+        #expect(try cached(box) != nil, "the session's key opens the cached entry")
+        #expect(!Self.everyReadableKey().contains(token.out), "the token is readable in a keyring during the session")
+        // After the idle timeout the session's key is gone, and nothing readable holds the token.
+        Thread.sleep(forTimeInterval: 4.5)
+        #expect(!Self.everyReadableKey().contains(token.out), "the token is readable in a keyring after the session")
+        #expect(box.run(["token", "--no-prompt"]).status == 3)
+    }
+
+    @Test("without an unlocked session a token is fetched, never cached")
+    func noSessionNoCache() throws {
+        let server = try OAuthServer.start(lifetime: 86400)
+        defer { server.stop() }
+        let box = try TokenFixture.vault(tokenURL: server.url("/token"))
+        #expect(box.run(["lock"]).status == 0)
+        let sealed = try VaultFormat.parse(readFile(box.vault))
+        let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.salt), url: nil)
+        let start = try server.stats().tokenRequests
+        let first = box.run(["token", "--passphrase-file", box.passphraseFile])
+        let second = box.run(["token", "--passphrase-file", box.passphraseFile])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        #expect(first.out != second.out, "a token was served from a cache without a session")
+        #expect(try server.stats().tokenRequests == start + 2)
+        #expect(try Keyring().find(description) == nil, "a token was cached without a session")
+        #expect(!Self.everyReadableKey().contains(first.out) && !Self.everyReadableKey().contains(second.out))
     }
 }

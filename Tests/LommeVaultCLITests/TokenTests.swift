@@ -206,7 +206,8 @@ struct TokenEndToEndTests {
         let cached = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(readFile(box.vault)).salt), url: nil)
         let id = try #require(try Keyring().find(cached))
         let payload = try #require(Keyring.read(id, limit: 4096))
-        let entry = try #require(TokenCache.decode(payload, fingerprint: TokenCache.fingerprint(readFile(box.vault))))
+        let key = try TokenCache.sessionKey(vault: box.vault, description: cached)
+        let entry = try #require(TokenCache.open(payload, fingerprint: TokenCache.fingerprint(readFile(box.vault)), key: key, description: cached))
         let now = TokenCache.nowMilliseconds()
         Thread.sleep(forTimeInterval: Double(entry.cacheUntil + 100 - min(now, entry.cacheUntil)) / 1000)
         #expect(try Keyring().find(cached) != nil, "the kernel dropped the key already; the payload's deadline was not what decided")
@@ -531,4 +532,15 @@ struct OAuthServers: SuiteTrait, TestScoping {
 
 extension Trait where Self == OAuthServers {
     static var oauthServers: Self { Self() }
+}
+
+extension TokenCache {
+    /// The key the unlocked session of the vault at `vault` seals entries of `description`
+    /// under: what a test needs to read or plant a cached token.
+    static func sessionKey(vault: String, description: String) throws -> SecureBytes {
+        let sealed = try VaultFormat.parse(readFile(vault))
+        let id = try #require(try Keyring().find(Session.keyDescription(salt: sealed.salt)), "the vault is not unlocked")
+        let session = try #require(Keyring.read(id).flatMap { Session.Payload($0) })
+        return sealingKey(master: session.master, sessionDeadline: session.deadline, description: description)
+    }
 }

@@ -40,8 +40,11 @@ struct UnlockServiceTests {
         #expect(Session.fromKeyring(context, sealed) != nil, "unlock keeps the key in the keyring")
         let description = TokenCache.description(vaultID: Session.vaultID(salt: sealed.salt), url: nil)
         let token = AccessToken(accessToken: "tok", tokenType: "Bearer", expiresIn: 600)
-        _ = try TokenCache.store(description, fingerprint: TokenCache.fingerprint(sealed.bytes), token: token,
-                                 requested: TokenCache.nowMilliseconds(), keyring: context.keyring)
+        let (master, state) = try #require(Session.fromKeyring(context, sealed))
+        _ = try TokenCache.store(description, fingerprint: TokenCache.fingerprint(sealed.bytes),
+                                 key: TokenCache.sealingKey(master: master, sessionDeadline: state.deadline, description: description), token: token,
+                                 requested: TokenCache.nowMilliseconds(), notAfter: TokenCache.bootMilliseconds(unixSeconds: state.deadline),
+                                 keyring: context.keyring)
         #expect(try UnlockService(context).lock() == .forgot(sessions: 1, tokens: 1))
         #expect(Session.fromKeyring(context, sealed) == nil)
         #expect(try Keyring().find(description) == nil, "the token went with the session")

@@ -1,18 +1,25 @@
 import Glibc
 import LommeCore
 
-/// Access tokens kept in the kernel's user keyring (never on disk) until `expires_in`
-/// minus a margin, an hour at most, and never past the end of the unlocked session they
-/// were fetched in; `TokenService` serves one only while the vault is unlocked. One key
+/// Access tokens kept in the kernel's user keyring (never on disk), sealed under a key of
+/// the unlocked session they were fetched in, until `expires_in` minus a margin, an hour at
+/// most, and never past that session's end; `TokenService` caches and serves one only
+/// while the vault is unlocked (an unlocked session, not a passphrase given now). One key
 /// per vault and token URL: `lomme-vault-token:` + the vault id (`Session.vaultID`) +
 /// `:` + hex(BLAKE2b-128(URL)), where the URL is `--token-url`'s text, or empty for "the
-/// config's tokenUrl". The payload also holds a fingerprint of the sealed vault file, so
+/// config's tokenUrl". The sealed entry also holds a fingerprint of the sealed vault file, so
 /// importing a new config (or any other write to the vault) retires the tokens of the old one.
 ///
-/// Payload (version 1): 1 | fingerprint (16) | server expiry ms (u64 LE) | cache-until
-/// ms (u64 LE) | type length (1) | token_type | access_token. Times are CLOCK_BOOTTIME
-/// milliseconds, which every process of the machine shares and wall-clock changes do
-/// not move; the kernel timeout only cleans up, the deadline in the payload decides.
+/// Payload (version 2): 2 | nonce (24) | XChaCha20-Poly1305 of the entry, with the key's
+/// description as associated data, under `sealingKey`: keyed BLAKE2b-256 of the session —
+/// the vault key it holds (the key) and its deadline — and the description. When the
+/// session ends (`lock`, the idle timeout, its 12 h), nothing left in any keyring opens the
+/// entry: the vault key is in no keyring, and it takes the passphrase to get it again.
+///
+/// Entry: 1 | fingerprint (16) | server expiry ms (u64 LE) | cache-until ms (u64 LE) |
+/// type length (1) | token_type | access_token. Times are CLOCK_BOOTTIME milliseconds,
+/// which every process of the machine shares and wall-clock changes do not move; the
+/// kernel timeout only cleans up, the deadline in the entry decides.
 package enum TokenCache {
     package static let prefix = "lomme-vault-token:"
     /// However long the endpoint says a token lives, it is cached for an hour at most.
@@ -77,6 +84,34 @@ package enum TokenCache {
         }
     }
 
+    static let sealingDomain: [UInt8] = Array("lomme-vault token cache v2".utf8) + [0]
+    static let sealedVersion: UInt8 = 2
+
+    /// The key an entry of `description` is sealed under in the session that holds `master`
+    /// until `sessionDeadline` (Unix seconds).
+    package static func sealingKey(master: SecureBytes, sessionDeadline: UInt64, description: String) -> SecureBytes {
+        var message = sealingDomain + withUnsafeBytes(of: sessionDeadline.littleEndian, Array.init) + Array(description.utf8)
+        defer { SecureBytes.wipe(&message) }
+        return SecureBytes(copying: Sodium.blake2b(message, length: XChaCha.keyLength, key: master))
+    }
+
+    /// The entry sealed for the keyring (version 2).
+    package static func seal(_ entry: Entry, fingerprint: [UInt8], key: SecureBytes, description: String) -> SecureBytes {
+        let nonce = Sodium.randomBytes(XChaCha.nonceLength)
+        let box = XChaCha.seal(encode(entry, fingerprint: fingerprint), ad: Array(description.utf8), nonce: nonce, key: key)
+        return SecureBytes(copying: [sealedVersion] + nonce + box)
+    }
+
+    /// The entry a keyring payload holds, when `key` opens it and it belongs to `fingerprint`.
+    package static func open(_ payload: SecureBytes, fingerprint: [UInt8], key: SecureBytes, description: String) -> Entry? {
+        let bytes = payload.bytes
+        guard bytes.count > 1 + XChaCha.nonceLength + XChaCha.tagLength, bytes[0] == sealedVersion,
+              let entry = XChaCha.open(bytes[(1 + XChaCha.nonceLength)...], ad: Array(description.utf8),
+                                       nonce: Array(bytes[1..<(1 + XChaCha.nonceLength)]), key: key)
+        else { return nil }
+        return decode(entry, fingerprint: fingerprint)
+    }
+
     package static func encode(_ entry: Entry, fingerprint: [UInt8]) -> SecureBytes {
         let type = Array(entry.token.tokenType.utf8.prefix(255))
         let token = entry.token.accessToken.utf8
@@ -107,12 +142,15 @@ package enum TokenCache {
         }
     }
 
-    /// The cached token, if one is there, belongs to this vault's current contents and
-    /// is still before its deadline. A stale one is removed.
-    package static func lookup(_ description: String, fingerprint: [UInt8], keyring: Keyring) throws(Keyring.Unavailable) -> Entry? {
+    /// The most a sealed payload holds.
+    static let payloadLimit = 1 + XChaCha.nonceLength + XChaCha.tagLength + 34 + 255 + AccessToken.maximumLength
+
+    /// The cached token, if one is there, opens with `key` (the session's), belongs to this
+    /// vault's current contents and is still before its deadline. Any other is removed.
+    package static func lookup(_ description: String, fingerprint: [UInt8], key: SecureBytes, keyring: Keyring) throws(Keyring.Unavailable) -> Entry? {
         guard let id = try keyring.find(description) else { return nil }
-        guard let payload = Keyring.read(id, limit: 34 + 255 + AccessToken.maximumLength),
-              let entry = decode(payload, fingerprint: fingerprint),
+        guard let payload = Keyring.read(id, limit: payloadLimit),
+              let entry = open(payload, fingerprint: fingerprint, key: key, description: description),
               nowMilliseconds() < entry.cacheUntil
         else {
             Keyring.remove(id)
@@ -128,17 +166,17 @@ package enum TokenCache {
     /// (the session's end), whichever comes first. Returns the entry, or nil when the
     /// token lives too briefly (or says nothing of its lifetime) to be kept.
     @discardableResult
-    package static func store(_ description: String, fingerprint: [UInt8], token: AccessToken, requested: UInt64,
-                             notAfter: UInt64? = nil, keyring: Keyring) throws(Keyring.Unavailable) -> Entry? {
+    package static func store(_ description: String, fingerprint: [UInt8], key: SecureBytes, token: AccessToken, requested: UInt64,
+                             notAfter: UInt64, keyring: Keyring) throws(Keyring.Unavailable) -> Entry? {
         guard let life = token.expiresIn, life > 0 else { return nil }
         let expiresAt = requested + life * 1000
         let cacheUntil = min(expiresAt - marginMilliseconds(expiresIn: life), requested + maximumCacheMilliseconds,
-                             notAfter ?? UInt64.max)
+                             notAfter)
         let now = nowMilliseconds()
         guard cacheUntil > now else { return nil }
         let entry = Entry(token: token, expiresAt: expiresAt, cacheUntil: cacheUntil)
         let seconds = UInt32(min((cacheUntil - now + 999) / 1000 + 1, UInt64(UInt32.max)))
-        _ = try keyring.add(description, payload: encode(entry, fingerprint: fingerprint), timeout: seconds)
+        _ = try keyring.add(description, payload: seal(entry, fingerprint: fingerprint, key: key, description: description), timeout: seconds)
         return entry
     }
 

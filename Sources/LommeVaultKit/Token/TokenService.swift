@@ -1,8 +1,8 @@
 import LommeCore
 
 /// "Give me an access token for this vault": the cached one while it is valid and the
-/// vault is open (an unlocked session, or a passphrase given now), else the
-/// client-credentials grant with the config's id and secret.
+/// vault is unlocked (a session; a passphrase given now neither reads nor fills the
+/// cache), else the client-credentials grant with the config's id and secret.
 package enum TokenService {
     package struct Timeouts: Sendable {
         package var connect: Double
@@ -37,11 +37,14 @@ package enum TokenService {
         let fingerprint = TokenCache.fingerprint(opened.sealed.bytes)
         let vaultID = Session.vaultID(salt: opened.sealed.salt)
         let description = TokenCache.description(vaultID: vaultID, url: explicitURL?.text)
-        var cacheUsable = true
+        // Only an unlocked session caches: its key seals the entry, its end ends it.
+        let session = opened.fromKeyring ? opened.sessionDeadline : nil
+        let key = session.map { TokenCache.sealingKey(master: opened.master, sessionDeadline: $0, description: description) }
+        var cacheUsable = key != nil
         do {
             if refresh {
                 try TokenCache.forget(description, keyring: context.keyring)
-            } else if let entry = try TokenCache.lookup(description, fingerprint: fingerprint, keyring: context.keyring) {
+            } else if let key, let entry = try TokenCache.lookup(description, fingerprint: fingerprint, key: key, keyring: context.keyring) {
                 return Outcome(token: entry.token, remaining: entry.token.expiresIn, fromCache: true)
             }
         } catch {
@@ -60,11 +63,10 @@ package enum TokenService {
         let requested = TokenCache.nowMilliseconds()
         let token = try fetch(url, config: config, timeouts: timeouts)
         var remaining = token.expiresIn
-        if cacheUsable {
-            let sessionEnd = opened.sessionDeadline.map { TokenCache.bootMilliseconds(unixSeconds: $0) }
+        if cacheUsable, let key, let session {
             do {
-                if let entry = try TokenCache.store(description, fingerprint: fingerprint, token: token, requested: requested,
-                                                    notAfter: sessionEnd, keyring: context.keyring) {
+                if let entry = try TokenCache.store(description, fingerprint: fingerprint, key: key, token: token, requested: requested,
+                                                    notAfter: TokenCache.bootMilliseconds(unixSeconds: session), keyring: context.keyring) {
                     remaining = entry.remaining()
                 }
             } catch {
