@@ -40,8 +40,16 @@ package struct VaultLayout: Sendable, Equatable {
         return [UInt8(slots.count)] + slots.flatMap(\.record)
     }
 
-    /// An id no slot of this vault has.
-    package var nextSlotID: UInt8 { (slots.map(\.id).max() ?? 0) &+ 1 }
+    /// The lowest id no slot of this vault has (a vault holds at most `maximumSlots`, so
+    /// one is always free; ids never wrap round onto a slot that is there).
+    package var nextSlotID: UInt8 {
+        let taken = Set(slots.map(\.id))
+        return (0...UInt8.max).first { !taken.contains($0) }!
+    }
+
+    /// The most passphrase slots a vault may have: one. Each costs a KDF run per guess, so a
+    /// file edited to hold more would multiply what one wrong passphrase costs.
+    package static let maximumPassphraseSlots = 1
 
     static func parse(_ bytes: [UInt8]) throws(LommeError) -> VaultFormat.Sealed {
         var reader = ByteReader(bytes)
@@ -59,6 +67,10 @@ package struct VaultLayout: Sendable, Equatable {
             guard let slot = VaultSlot.read(&reader) else { throw VaultFormat.damaged("its key slots are cut short") }
             guard !slots.contains(where: { $0.id == slot.id }) else { throw VaultFormat.damaged("two key slots have the id \(slot.id)") }
             slots.append(slot)
+        }
+        let passphraseSlots = slots.filter { $0.kindByte == VaultSlot.passphraseKindByte }.count
+        guard passphraseSlots <= maximumPassphraseSlots else {
+            throw VaultFormat.damaged("it has \(passphraseSlots) passphrase slots, and lomme-vault makes one")
         }
         guard reader.remaining >= VaultFormat.tagLength else { throw VaultFormat.damaged("its sealed body is cut short") }
         return VaultFormat.Sealed(version: VaultFormat.version2, bytes: bytes, salt: salt, nonce: nonce, checkedEnd: checkedEnd,

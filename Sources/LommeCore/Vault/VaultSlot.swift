@@ -19,6 +19,9 @@ package struct VaultSlot: Sendable, Equatable {
         }
     }
 
+    /// A passphrase slot's kind byte, as the file holds it.
+    static let passphraseKindByte: UInt8 = 1
+
     /// The kind byte; kinds this version does not know are kept as they are.
     package var kindByte: UInt8
     /// Unique within the vault; what `slots` shows and `unenroll` takes.
