@@ -238,14 +238,20 @@ struct CrashSafetyTests {
     @Test func aWriteAfterAKillBetweenTheRenamesLeavesNoTempFile() throws {
         let box = CLI.Sandbox()
         let store = VaultStore(path: box.vault)
-        try store.withWriteLock { () throws(LommeError) in try store.write([1, 2, 3]) }
+        // Two real versions of one vault (a write is read back and checked with the key).
+        let source = PromiseVault()
+        let (first, key) = (source.bytes, try source.master())
+        #expect(source.run(["import", "--stdin", "--yes", "--no-check"], stdin: Sample.configB).status == 0)
+        let second = source.bytes
+        try store.withWriteLock { () throws(LommeError) in try store.write(first, key: key) }
         #expect(link(box.vault, box.vault + ".bak") == 0)
         // And the leftovers of a writer killed before its renames.
         box.write("data/.vault.tmp-99999-0123456789ab", "partial")
         box.write("data/.vault.bak-99999-0123456789ab", "partial")
         box.write("data/.other.tmp-1-2", "not ours")
-        try store.withWriteLock { () throws(LommeError) in try store.write([4, 5, 6]) }
-        #expect(readFile(box.vault) == [4, 5, 6] && readFile(box.vault + ".bak") == [1, 2, 3])
+        try store.withWriteLock { () throws(LommeError) in try store.write(second, key: key) }
+        let written = readFile(box.vault) == second && readFile(box.vault + ".bak") == first
+        #expect(written)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: box.path + "/data"))?.sorted() ?? []
         #expect(names == [".other.tmp-1-2", "vault", "vault.bak", "vault.lock"])
     }

@@ -61,7 +61,7 @@ package struct SlotService {
             guard remaining.contains(where: { $0.kind == .passphrase }) else {
                 throw LommeError.failure("slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
             }
-            try store.write(VaultFormat.replacingSlots(current, with: remaining))
+            try store.write(VaultFormat.replacingSlots(current, with: remaining), key: opened.master)
             return Info.of(slot)
         }
     }

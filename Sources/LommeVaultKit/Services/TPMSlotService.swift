@@ -53,7 +53,7 @@ package struct TPMSlotService {
             let id = VaultLayout(current).nextSlotID
             let slot = VaultSlot.wrap(key, kind: .tpm2, id: id, created: VaultSealing.now(), parameters: parameters.parameters,
                                       kek: kek, vaultSalt: current.salt)
-            try store.write(VaultFormat.replacingSlots(current, with: current.slots + [slot]))
+            try store.write(VaultFormat.replacingSlots(current, with: current.slots + [slot]), key: key)
             return id
         }
         return Enrolled(id: id, parameters: parameters, lockout: device.lockoutState())

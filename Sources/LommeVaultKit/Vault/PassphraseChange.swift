@@ -62,7 +62,7 @@ package enum PassphraseChange {
             slots.insert(PassphraseSlot.make(fileKey, kek: kek, slot: parameters, id: id, created: VaultSealing.now(), vaultSalt: salt),
                          at: current.slots.firstIndex { $0.id == id } ?? 0)
             let layout = VaultLayout(salt: salt, publicKeys: try VaultSealing.publicKeys(contents), slots: slots)
-            try store.write(VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout), backup: .same)
+            try store.write(VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout), key: fileKey, backup: .same)
         }
         TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.salt), keyring: context.keyring)
         result.endedSession = (try? Session.lock(context.keyring, salt: sealed.salt)) ?? false

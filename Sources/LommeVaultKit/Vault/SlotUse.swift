@@ -12,7 +12,7 @@ package enum SlotUse {
             var slots = current.slots
             guard let index = slots.firstIndex(where: { $0.id == id }) else { return }
             slots[index].lastUsed = VaultSealing.now()
-            try store.write(VaultFormat.replacingSlots(current, with: slots), backup: .keep)
+            try store.write(VaultFormat.replacingSlots(current, with: slots), key: key, backup: .keep)
         }
     }
 }

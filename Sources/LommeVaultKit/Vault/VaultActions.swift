@@ -34,7 +34,7 @@ package enum VaultActions {
             if store.exists {
                 throw LommeError.failure("a vault appeared at \(store.path) meanwhile; nothing was written")
             }
-            try store.write(bytes)
+            try store.write(bytes, key: fileKey)
         }
         return (slot.limits, seconds)
     }
@@ -66,7 +66,7 @@ package enum VaultActions {
             var (current, contents) = try current(opened)
             try change(&contents)
             let (bytes, key) = try VaultSealing.reseal(current, key: opened.master, contents: contents)
-            try store.write(bytes)
+            try store.write(bytes, key: key)
             if current.version == VaultFormat.version1 { keepSession(opened, bytes: bytes, key: key) }
             return key
         }

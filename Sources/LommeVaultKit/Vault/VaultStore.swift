@@ -163,16 +163,47 @@ package struct VaultStore: Sendable {
     }
 
     /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak`
-    /// (or, with `.same`, the new one). Call inside `withWriteLock`.
-    package func write(_ bytes: [UInt8], backup: Backup = .previous) throws(LommeError) {
+    /// (or, with `.same`, the new one). Call inside `withWriteLock`. `key` is the vault key
+    /// `bytes` are sealed under: the new file is read back from the disk before it is
+    /// renamed over the old one, and refused unless it parses, its key check holds with
+    /// `key` and its body opens, so a bad write (a bug, a short write the disk did not
+    /// report) never replaces a good vault.
+    package func write(_ bytes: [UInt8], key: SecureBytes, backup: Backup = .previous) throws(LommeError) {
         try makeDirectory()
+        var unreadable = false
         do {
             try AtomicFile.replace(path, with: bytes, mode: 0o600) { (temp, suffix) throws(AtomicFile.Failure) in
+                guard Self.readsBack(temp, key: key) else {
+                    unreadable = true
+                    throw AtomicFile.Failure(step: "read back the new file", code: EIO)
+                }
                 try replaceBackup(newVault: temp, suffix: suffix, backup: backup)
             }
         } catch {
+            if unreadable {
+                throw LommeError.failure("the new vault read back from \(directory) did not parse or open with the vault's key, so it was not written; the old vault is unchanged (check the disk, and report this)")
+            }
             throw LommeError.failure("cannot write the vault \(path) (\(error.step): \(error.reason)); the old vault is unchanged")
         }
+    }
+
+    /// True when the file at `path` parses as a vault whose key check holds with `key` and
+    /// whose body opens with it.
+    static func readsBack(_ path: String, key: SecureBytes) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count <= VaultFormat.maximumFileLength {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return false }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        guard let sealed = try? VaultFormat.parse(bytes), VaultFormat.matches(sealed, master: key) else { return false }
+        return (try? VaultFormat.open(sealed, master: key)) != nil
     }
 
     /// The current vault (or, with `.same`, the new one at `newVault`) becomes the .bak: a
