@@ -46,8 +46,9 @@ package struct SlotService {
         }
     }
 
-    /// Removes a slot, after the vault key is proven (session or passphrase). Never the
-    /// last passphrase slot: it is the way back when a TPM is gone.
+    /// Removes a slot, after the vault key is proven (session or passphrase), from the vault
+    /// and its `.bak` alike. Never the last passphrase slot: it is the way back when a TPM
+    /// is gone.
     package func unenroll(_ text: String, _ options: UnlockOptions) throws(LommeError) -> Info {
         let opened = try Session.open(context, options)
         let store = context.store
@@ -61,7 +62,8 @@ package struct SlotService {
             guard remaining.contains(where: { $0.kind == .passphrase }) else {
                 throw LommeError.failure("slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
             }
-            try store.write(VaultFormat.replacingSlots(current, with: remaining), key: opened.master)
+            // The .bak becomes the new file too: no file in the folder opens with the slot.
+            try store.write(VaultFormat.replacingSlots(current, with: remaining), key: opened.master, backup: .same)
             return Info.of(slot)
         }
     }
