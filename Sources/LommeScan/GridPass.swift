@@ -128,12 +128,14 @@ enum GridPass {
         // often both miss), each as one smoothed fit and as a mesh grown outward from the finders.
         var bendable: [(ModuleMap, Int)] = []
         for dimension in triple.candidateDimensions {
-            if trial.over { return false }
             guard let guide = GridSampler.guide(for: triple, dimension: dimension) else { continue }
             // Corners that do not sample as finder patterns: no code of this size is there
             // (or none at all). Judged through the first guess, before the alignment search.
             let guess = GridSampler.localGrid(GridSampler.sampleCorners(source, map: guide, dimension: dimension))
             guard FixedPatterns.finderAgreement(guess) >= leastFinderAgreement else { continue }
+            // Past the deadline nothing more is sampled, aligned or scanned (the corners'
+            // first guess above is a few dozen samples).
+            if trial.over { return false }
             let map = GridSampler.map(guided: guide, for: triple, dimension: dimension, in: source)
             let grids = GridSampler.binarizations(GridSampler.sample(source, map: map, dimension: dimension))
             if attempt(grids, trial) { return true }
