@@ -2,16 +2,23 @@
 import PackageDescription
 
 // The targets and which may use which (README, "Development"): each arrow points down only,
-// and a target sees only what it lists, so a wrong-way import does not compile.
+// and a target imports only what it lists itself (Tests/scripts/check-imports; ./test.sh also
+// builds with --explicit-target-dependency-import-check error and checks that a forbidden
+// import does not compile: Tests/scripts/forbidden-import-probe).
 //
-//   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeScan, LommeImages, LommeCore
+//   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeScan, LommeImages, LommeCore, CLazyLibraries
 //   LommeVaultKit ──> LommeTPM, LommeCore, CKeyutils, CLommeSystem
-//   LommeQR ──> LommeScan, LommeCore, CQRencode, CPNG
-//   LommeScan ──> LommeImages, CZbar
-//   LommeImages ──> LommeCore (LommeError only), CPNG, CJPEG + CJPEGGlue, CWebP, CHeif
-//   LommeTPM ──> LommeCore, CTSS2 (tpm2-tss, loaded by CLazyLibraries)
+//   LommeQR ──> LommeScan, LommeImages, LommeCore, CQRencode + CLazyQRencode
+//   LommeScan ──> LommeImages, LommeCore, CZbar + CLazyZbar
+//   LommeImages ──> LommeCore (LommeError only), CPNG + CLazyPNG, CJPEGGlue (CJPEG + CLazyJPEG),
+//                   CWebP + CLazyWebP, CHeif + CLazyHeif
+//   LommeTPM ──> LommeCore, CTSS2 + CLazyTSS2
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
-//   CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2: headers only; CLazyLibraries loads them on first call
+//
+// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2 are headers only (nothing linked). Each
+// has a stub target CLazyNAME (one .c file: the functions the package calls, with the real
+// prototypes) that loads the library with dlopen on its first call through CLazyLibraries,
+// the loader; so a target reaches a picture, QR or TPM library only through its own pair.
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
@@ -20,7 +27,7 @@ func system(_ name: String, pkg: String, apt: String) -> Target {
 
 /// A C library whose header the package compiles against but which the binary does not
 /// link: no pkg-config (it would add -lNAME), its module map links nothing, and
-/// CLazyLibraries loads it with dlopen on first use. Debian puts these headers on the
+/// its CLazyNAME stub target loads it with dlopen on first use. Debian puts these headers on the
 /// default include path.
 func loadedLazily(_ name: String, apt: String) -> Target {
     .systemLibrary(name: name, providers: [.apt([apt])])
@@ -52,24 +59,31 @@ let package = Package(
         // tpm2-tss (ESYS, the TCTI loader, MU, RC): only the TPM slot talks to it.
         loadedLazily("CTSS2", apt: "libtss2-dev"),
         system("CKeyutils", pkg: "libkeyutils", apt: "libkeyutils-dev"),
+        // The dlopen loader the stubs below call, and the failure handler the CLI sets.
+        .target(name: "CLazyLibraries"),
+        // One stub target per lazily loaded library: its functions, forwarded on first call.
+        .target(name: "CLazyZbar", dependencies: ["CZbar", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyQRencode", dependencies: ["CQRencode", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyPNG", dependencies: ["CPNG", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyJPEG", dependencies: ["CJPEG", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyWebP", dependencies: ["CWebP", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyHeif", dependencies: ["CHeif", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyTSS2", dependencies: ["CTSS2", "CLazyLibraries"], publicHeadersPath: "."),
         // setjmp/longjmp error glue for libjpeg, which Swift cannot call directly.
-        .target(name: "CJPEGGlue", dependencies: ["CJPEG", "CLazyLibraries"]),
-        // The picture and QR libraries above, loaded with dlopen on first use: their module maps
-        // link nothing, these stubs stand in for the functions the package calls (lomme_lazy.h).
-        .target(name: "CLazyLibraries", dependencies: ["CZbar", "CQRencode", "CPNG", "CJPEG", "CWebP", "CHeif", "CTSS2"]),
+        .target(name: "CJPEGGlue", dependencies: ["CJPEG", "CLazyJPEG"]),
         // prctl (variadic, which Swift cannot call) and libcurl loaded with dlopen.
         .target(name: "CLommeSystem"),
 
         // Config, payloads, sealed envelopes, the vault format, SecureBytes, KDF: pure.
         .target(name: "LommeCore", dependencies: ["CSodium"]),
         // Pictures: GrayImage, the codecs, EXIF, the loader and its limits.
-        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CJPEG", "CJPEGGlue", "CWebP", "CHeif", "CLazyLibraries"]),
+        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CLazyPNG", "CJPEGGlue", "CWebP", "CLazyWebP", "CHeif", "CLazyHeif"]),
         // Finding and reading QR codes in a picture.
-        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyLibraries"]),
+        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyZbar"]),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
-        .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "CQRencode", "CPNG", "CLazyLibraries"]),
+        .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "LommeImages", "CQRencode", "CLazyQRencode"]),
         // A TPM 2.0 through tpm2-tss: sealing a secret to it, unsealing, its lockout state.
-        .target(name: "LommeTPM", dependencies: ["LommeCore", "CTSS2", "CLazyLibraries"]),
+        .target(name: "LommeTPM", dependencies: ["LommeCore", "CTSS2", "CLazyTSS2"]),
         // Storage, keyring, sessions, passphrases, tokens.
         .target(name: "LommeVaultKit", dependencies: ["LommeTPM", "LommeCore", "CKeyutils", "CLommeSystem"]),
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs lomme-vault's tests: builds the package (the CLI tests drive the built binary) and
-# runs every Swift Testing suite against the real libraries, builds and checks the Debian
+# Runs lomme-vault's tests: checks the target graph, builds the package (the CLI tests drive
+# the built binary) and runs every Swift Testing suite against the real libraries, builds and checks the Debian
 # package (packaging/deb), then runs each libFuzzer target for a short while (fuzz/run).
 # On a fresh machine run ./install.sh first: it installs the Debian packages the tests use.
 #
@@ -10,8 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$PATH:/opt/swift/usr/bin"
-swift build
-swift test
+# The target graph is what Package.swift says: SwiftPM's own check (transitive), a stricter
+# one (a target imports only what it lists itself), and a probe that a forbidden import does
+# not compile (Tests/scripts/).
+import_check=(--explicit-target-dependency-import-check error)
+Tests/scripts/check-imports
+swift build "${import_check[@]}"
+swift test "${import_check[@]}"
+Tests/scripts/forbidden-import-probe
 # The Debian package from the release build install.sh makes, installed into an empty root
 # and run there, then lintian (packaging/deb/README.md).
 deb="$(packaging/deb/build --output .build/deb)"

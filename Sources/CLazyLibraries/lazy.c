@@ -1,4 +1,4 @@
-// The loader behind the stubs in the other files of this target (see lomme_lazy.h).
+// The loader behind the stubs of the CLazy* targets, one per library (see lomme_lazy.h).
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@ struct VaultWriteCheckTests {
         _ = try Provisioning.createVault(context, source: .file(pw), noPrompt: false, refusal: "")
         let store = context.store
         let sealed = try VaultFormat.parse(try store.read())
-        let key = try #require(try VaultFormat.key(sealed, passphrase: SecureBytes(copying: Array(servicePhrase.utf8))))?.key
+        let key = try VaultFormat.key(sealed, passphrase: SecureBytes(copying: Array(servicePhrase.utf8)))?.key
         try store.withWriteLock { () throws(LommeError) in try store.write(sealed.bytes, key: key!) }
         return (store, key!, readFile(box.vault), readFile(box.vault + ".bak"))
     }

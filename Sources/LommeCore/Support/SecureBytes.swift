@@ -112,6 +112,20 @@ package enum Sodium {
         return output
     }
 
+    /// Writes standard Base64 (with padding) of `input` at `output`, followed by a NUL;
+    /// `output` must hold `base64Length(input.count) + 1` bytes. Constant-time
+    /// (`sodium_bin2base64`), for secrets held in locked memory.
+    package static func base64(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+        initialize()
+        precondition(output.count >= base64Length(input.count) + 1)
+        _ = sodium_bin2base64(output.baseAddress!.assumingMemoryBound(to: CChar.self), output.count,
+                              input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count,
+                              sodium_base64_VARIANT_ORIGINAL)
+    }
+
+    /// The length of standard Base64 (with padding) of `count` bytes.
+    package static func base64Length(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
     package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

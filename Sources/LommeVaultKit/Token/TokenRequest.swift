@@ -1,4 +1,3 @@
-import CSodium
 import Glibc
 import LommeCore
 
@@ -163,14 +162,11 @@ package enum TokenRequest {
             offset = encode(clientSecret, into: output, at: offset + 1)
             precondition(offset == plainLength)
         }
-        let base64Length = (plainLength + 2) / 3 * 4
-        let line = SecureBytes(count: headerPrefix.count + base64Length + 1)
+        let line = SecureBytes(count: headerPrefix.count + Sodium.base64Length(plainLength) + 1)
         line.withUnsafeMutableBytes { output in
             output.baseAddress!.copyMemory(from: headerPrefix, byteCount: headerPrefix.count)
             plain.withUnsafeBytes { input in
-                let target = (output.baseAddress! + headerPrefix.count).assumingMemoryBound(to: CChar.self)
-                _ = sodium_bin2base64(target, base64Length + 1, input.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                      plainLength, sodium_base64_VARIANT_ORIGINAL)
+                Sodium.base64(input, into: UnsafeMutableRawBufferPointer(rebasing: output[headerPrefix.count...]))
             }
         }
         return line

@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jpeglib.h>
-#include "lazy_stub.h"
+#include <lomme_lazy_stub.h>
 #define J LOMME_LIBRARY_JPEG
 
 LAZY(J, READING, struct jpeg_error_mgr *, jpeg_std_error, (struct jpeg_error_mgr *err), (err))

@@ -1,6 +1,6 @@
 // libqrencode, loaded on first use (lomme_lazy.h): the 2 functions LommeQR/QRMatrix.swift calls.
 #include <qrencode.h>
-#include "lazy_stub.h"
+#include <lomme_lazy_stub.h>
 #define Q LOMME_LIBRARY_QRENCODE, MAKING
 
 LAZY(Q, QRcode *, QRcode_encodeString,

@@ -6,7 +6,7 @@
 #include <tss2/tss2_tctildr.h>
 #include <tss2/tss2_mu.h>
 #include <tss2/tss2_rc.h>
-#include "lazy_stub.h"
+#include <lomme_lazy_stub.h>
 #define E LOMME_LIBRARY_ESYS, MAKING
 #define T LOMME_LIBRARY_TCTILDR, MAKING
 #define M LOMME_LIBRARY_MU, MAKING

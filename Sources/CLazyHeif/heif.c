@@ -1,7 +1,7 @@
 // libheif, loaded on first use (lomme_lazy.h): the 18 functions LommeImages/HEIFCodec.swift
 // calls. libheif pulls x265, aom, dav1d and more: the biggest saving at start-up.
 #include <libheif/heif.h>
-#include "lazy_stub.h"
+#include <lomme_lazy_stub.h>
 #define H LOMME_LIBRARY_HEIF, READING
 
 LAZY(H, struct heif_error, heif_init, (struct heif_init_params *params), (params))

@@ -1,6 +1,6 @@
 // libzbar, loaded on first use (lomme_lazy.h): the 17 functions LommeScan/ZBar.swift calls.
 #include <zbar.h>
-#include "lazy_stub.h"
+#include <lomme_lazy_stub.h>
 #define Z LOMME_LIBRARY_ZBAR, READING
 
 LAZY(Z, zbar_image_scanner_t *, zbar_image_scanner_create, (void), ())

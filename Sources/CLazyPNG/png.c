@@ -1,7 +1,7 @@
 // libpng, loaded on first use (lomme_lazy.h): the 4 simplified-API functions
 // LommeImages/PNGCodec.swift calls.
 #include <png.h>
-#include "lazy_stub.h"
+#include <lomme_lazy_stub.h>
 #define P LOMME_LIBRARY_PNG
 
 LAZY(P, READING, int, png_image_begin_read_from_memory, (png_imagep image, png_const_voidp memory, size_t size),

@@ -1,10 +1,10 @@
 // libwebp, loaded on first use (lomme_lazy.h): the 7 functions LommeImages/WebPCodec.swift
 // calls (WebPGetFeatures and WebPInitDecoderConfig are inline wrappers of the *Internal ones).
-// The header marks its functions visibility("default"); the stubs are hidden (lazy_stub.h).
+// The header marks its functions visibility("default"); the stubs are hidden (lomme_lazy_stub.h).
 #define WEBP_EXTERN extern
 #include <webp/decode.h>
 #include <webp/encode.h>
-#include "lazy_stub.h"
+#include <lomme_lazy_stub.h>
 #define W LOMME_LIBRARY_WEBP
 
 LAZY(W, READING, VP8StatusCode, WebPGetFeaturesInternal,
