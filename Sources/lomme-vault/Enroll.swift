@@ -9,54 +9,84 @@ struct PINOptions: ParsableArguments {
     @Option(name: .customLong("pin-file"), help: ArgumentHelp("Read the TPM PIN from this file (first line).", valueName: "path"))
     var pinFile: String?
 
-    func validate() throws {
-        if pinFD != nil && pinFile != nil { throw ValidationError("give the PIN with --pin-fd or --pin-file, not both") }
-        if let fd = pinFD, fd < 0 { throw ValidationError("--pin-fd must be a file descriptor number (0 or more)") }
+    func validate() throws { _ = try Self.source(pinFD, pinFile) }
+
+    static func source(_ fd: Int32?, _ file: String?) throws(ValidationError) -> PassphraseSource {
+        try SecretSource.from(fd: fd, file: file, noun: "PIN", option: "pin")
     }
 
     var given: Bool { pinFD != nil || pinFile != nil }
-    var source: PassphraseSource { pinFD.map { .descriptor($0) } ?? pinFile.map { .file($0) } ?? .terminal }
+    var source: PassphraseSource { (try? Self.source(pinFD, pinFile)) ?? .terminal }
+}
+
+/// A kind of key slot named on the command line: the values come from `SlotKinds.all`.
+struct SlotKindName: ExpressibleByArgument {
+    let kind: any SlotKind.Type
+
+    init?(argument: String) {
+        guard let kind = SlotKinds.named(argument) else { return nil }
+        self.kind = kind
+    }
+
+    static var allValueStrings: [String] { SlotKinds.all.map { $0.name } }
+
+    /// The one check of a kind's argument and options, for `enroll` and `unlock --with`.
+    static func check(_ kind: any SlotKind.Type, argument: String?, given: [SlotOption: String], command: String) throws(ValidationError) {
+        if let name = kind.argument, argument == nil {
+            throw ValidationError("\(command) \(kind.name) needs the \(name == "PATH" ? "key file's path" : name): `lomme-vault \(command) \(kind.name) \(name)`")
+        }
+        if kind.argument == nil, let argument {
+            throw ValidationError("\(command) \(kind.name) takes no argument (got \"\(TerminalText.line(argument))\")")
+        }
+        for option in SlotOption.allCases where given[option] != nil && !kind.options.contains(option) {
+            throw ValidationError("\(given[option]!) goes with \(SlotKinds.list(SlotKinds.all.filter { $0.options.contains(option) }.map { $0.name })), not \(kind.name)")
+        }
+    }
 }
 
 struct Enroll: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enroll",
-        abstract: "Add a key slot: `enroll tpm2` seals one to this machine's TPM 2.0.",
-        discussion: """
-            The vault key is proven first (an unlocked session, or the passphrase). With --pin (asked twice, \
-            or --pin-fd/--pin-file) `unlock --with tpm2` asks the PIN and the TPM locks out after a few wrong \
-            ones; without, the slot opens with no question on this machine: a stolen copy of the vault file is \
-            useless elsewhere, but anyone who can run programs as you here can open it. --pcrs binds the slot \
-            to those PCRs as they are now (as systemd-cryptenroll --tpm2-pcrs). The TPM is /dev/tpmrm0, or the \
-            TCTI in LOMME_VAULT_TPM. The passphrase slot stays: the way in when the TPM is gone.
-            """
+        abstract: "Add a key slot: " + SlotKinds.all.filter { $0.enrollable }.map { "`enroll \($0.name)\($0.argument.map { " \($0)" } ?? "")`" }
+            .joined(separator: ", ") + ".",
+        discussion: "The vault key is proven first (an unlocked session, or the passphrase). "
+            + SlotKinds.all.filter { $0.enrollable }.map { $0.enrollHelp }.joined(separator: " ")
+            + " The passphrase slot stays: the way in when every other is gone."
     )
 
-    @Argument(help: ArgumentHelp("The kind of slot: tpm2.", valueName: "kind")) var kind: String
-    @Flag(name: .customLong("pin"), help: "Protect the slot with a PIN (at least 4 characters) that the TPM rate-limits.")
+    @Argument(help: ArgumentHelp("The kind of slot: \(SlotKinds.list(SlotKinds.enrollableNames)).", valueName: "kind")) var kind: SlotKindName
+    @Argument(help: ArgumentHelp("What the kind takes: " + SlotKinds.all.compactMap { kind in kind.argument.map { "\(kind.name) \($0)" } }.joined(separator: ", ") + ".",
+                                 valueName: "argument"))
+    var argument: String?
+    @Flag(name: .customLong("pin"), help: "tpm2: protect the slot with a PIN (at least 6 characters) that the TPM rate-limits.")
     var pin = false
     @OptionGroup var pinOptions: PINOptions
-    @Option(name: .customLong("pcrs"), help: ArgumentHelp("Bind to these SHA-256 PCRs as they are now: 7, or 0+7.", valueName: "list"))
+    @Option(name: .customLong("pcrs"), help: ArgumentHelp("tpm2: bind to these SHA-256 PCRs as they are now: 7, or 0+7.", valueName: "list"))
     var pcrs: String?
+    @Flag(name: .customLong("force"), help: "tpm2 --pin: enroll although the TPM's lockout authorization is empty (anyone here can then reset its count of wrong PINs).")
+    var force = false
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        guard kind == "tpm2" else { throw ValidationError("lomme-vault can enroll a tpm2 slot (the passphrase slot is made by init; `passwd` changes it)") }
+        guard kind.kind.enrollable else {
+            throw ValidationError("lomme-vault can enroll \(SlotKinds.list(SlotKinds.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
+        }
+        var given: [SlotOption: String] = [:]
+        if pin || pinOptions.given { given[.pin] = "--pin" }
+        if pcrs != nil { given[.pcrs] = "--pcrs" }
+        if force { given[.force] = "--force" }
+        try SlotKindName.check(kind.kind, argument: argument, given: given, command: "enroll")
         if let pcrs, TPM2Slot.parsePCRs(pcrs) == nil { throw ValidationError("--pcrs takes PCR numbers 0 to 23 joined by +, such as 7 or 0+7") }
     }
 
     func run() throws {
         let context = try vault.prepare()
         let withPIN = pin || pinOptions.given
-        let enrolled = try TPMSlotService(context).enroll(vault.unlockOptions, pin: withPIN ? pinOptions.source : nil,
-                                                          pcrs: pcrs.flatMap(TPM2Slot.parsePCRs) ?? [])
-        let bound = enrolled.parameters.pcrs.isEmpty ? "" : ", bound to \(TPM2Slot.describe(enrolled.parameters.pcrs)) as they are now"
-        Terminal.info("Enrolled slot \(enrolled.id) (tpm2, \(withPIN ? "PIN" : "no PIN")\(bound)) in \(context.store.path); `lomme-vault unlock --with tpm2` unlocks with it.")
-        if withPIN {
-            let tries = enrolled.lockout.map { " after \($0.maxTries) wrong PINs, forgiving one every \(DurationText.format(UInt64($0.recoverySeconds)))" } ?? " after a few wrong PINs"
-            Terminal.info("The TPM locks out\(tries); the passphrase always opens the vault.")
-        } else {
-            Terminal.info("Without a PIN the slot opens with no question on this machine: a stolen copy of the vault file or a backup is useless elsewhere, but anyone who can run programs as you here can open it. `lomme-vault enroll tpm2 --pin` adds a PIN the chip rate-limits.")
-        }
+        let request = SlotRequest(argument: argument, pin: withPIN ? pinOptions.source : nil, pcrs: pcrs.flatMap(TPM2Slot.parsePCRs) ?? [],
+                                  force: force, noPrompt: vault.noPrompt)
+        let enrolled = try SlotService(context).enroll(kind.kind, vault.unlockOptions, request)
+        let unlock = "lomme-vault unlock --with \(kind.kind.name)" + (kind.kind.argument.map { " \($0)" } ?? "")
+        Terminal.info("Enrolled slot \(enrolled.id) (\(enrolled.summary)) in \(context.store.path); `\(unlock)` unlocks with it.")
+        enrolled.notes.forEach(Terminal.info)
     }
 }

@@ -10,8 +10,8 @@ struct Passwd: ParsableCommand {
             --new-passphrase-fd/--new-passphrase-file or the terminal (twice). LOMME_VAULT_KDF applies as for init. \
             A new file key (and vault id) means a copy of the vault or of its unlocked key taken before opens \
             nothing now. passwd makes one when every other slot can take it without a question (a TPM slot \
-            without PIN, if its TPM answers); otherwise (a TPM slot with a PIN) it keeps the file key, so that \
-            slot keeps working, and says so. --rotate always makes a new file key and removes the slots that \
+            without PIN, if its TPM answers); otherwise (a TPM slot with a PIN, a key file) it keeps the file key, so \
+            such slots keep working, and says so. --rotate always makes a new file key and removes the slots that \
             cannot take it, naming them to be enrolled again: what to run after a suspected leak. Either way \
             the .bak is replaced and an unlocked session ends.
             """
@@ -26,21 +26,21 @@ struct Passwd: ParsableCommand {
     var newPassphraseFile: String?
     @OptionGroup var vault: VaultOptions
 
-    func validate() throws {
-        if newPassphraseFD != nil && newPassphraseFile != nil {
-            throw ValidationError("give the new passphrase with --new-passphrase-fd or --new-passphrase-file, not both")
-        }
+    func validate() throws { _ = try newSource() }
+
+    func newSource() throws(ValidationError) -> PassphraseSource {
+        try SecretSource.from(fd: newPassphraseFD, file: newPassphraseFile, noun: "new passphrase", option: "new-passphrase")
     }
 
     func run() throws {
         let context = try vault.prepare()
-        let new: PassphraseSource = newPassphraseFD.map { .descriptor($0) } ?? newPassphraseFile.map { .file($0) } ?? .terminal
+        let new = try newSource()
         let result = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new, forceRotation: rotate)
         let what = result.rotated ? "Changed the passphrase and the file key of" : "Changed the passphrase of"
         Terminal.info("\(what) \(context.store.path).\(result.endedSession ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
         for slot in result.removed {
             let info = SlotService.Info.of(slot)
-            let again = slot.kind == .tpm2 ? "; enroll it again with `lomme-vault enroll tpm2\(info.details.hasPrefix("PIN") ? " --pin" : "")`" : ""
+            let again = SlotKinds.of(slot.kind).map { "; enroll it again with `\($0.enrollAgain(slot.parameters))`" } ?? ""
             Terminal.info("Removed slot \(info.id) (\(info.kind), \(info.details)): it could not take the new key without a question\(again).")
         }
         if !result.kept.isEmpty {

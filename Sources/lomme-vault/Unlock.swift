@@ -12,19 +12,21 @@ struct Unlock: ParsableCommand {
             the use. Every process of the same user can then `get` without a prompt. `lock` ends it at once. \
             Where the kernel refuses the keyring (some containers), or with LOMME_VAULT_KEYRING=off, \
             unlock fails (exit 1) and every command asks for the passphrase instead.
-            """
+            """ + " " + SlotKinds.all.map { $0.unlockHelp }.joined(separator: " ")
     )
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))
     var timeout = DurationText.format(UInt64(Session.defaultIdle))
-    @Option(name: .customLong("with"), help: ArgumentHelp("Unlock with this kind of slot: passphrase (the default) or tpm2.", valueName: "kind"))
-    var with = "passphrase"
+    @Option(name: .customLong("with"), help: ArgumentHelp("Unlock with this kind of slot: \(SlotKinds.list(SlotKindName.allValueStrings)) (default passphrase).", valueName: "kind"))
+    var with = SlotKindName(argument: PassphraseSlotKind.name)!
+    @Argument(help: ArgumentHelp("What --with's kind takes: " + SlotKinds.all.compactMap { kind in kind.argument.map { "\(kind.name) \($0)" } }.joined(separator: ", ") + ".",
+                                 valueName: "argument"))
+    var argument: String?
     @OptionGroup var pin: PINOptions
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        guard with == "passphrase" || with == "tpm2" else { throw ValidationError("--with takes passphrase or tpm2") }
-        if pin.given && with != "tpm2" { throw ValidationError("--pin-fd and --pin-file go with --with tpm2") }
+        try SlotKindName.check(with.kind, argument: argument, given: pin.given ? [.pin: "--pin-fd and --pin-file"] : [:], command: "unlock --with")
         _ = try DurationOption.seconds(timeout, option: "--timeout", atMost: Session.hardLimit)
     }
 
@@ -32,8 +34,9 @@ struct Unlock: ParsableCommand {
         let context = try vault.prepare()
         let idle = DurationText.parse(timeout)!
         let service = UnlockService(context)
-        let unlocked = with == "tpm2" ? try service.unlockWithTPM(idle: idle, pin: pin.source, noPrompt: vault.noPrompt)
-                                      : try service.unlock(idle: idle, vault.unlockOptions)
+        let unlocked = with.kind == PassphraseSlotKind.self
+            ? try service.unlock(idle: idle, vault.unlockOptions)
+            : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, pin: pin.source, noPrompt: vault.noPrompt))
         let now = UInt64(time(nil))
         let left = DurationText.format(unlocked.deadline > now ? unlocked.deadline - now : 0)
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase, starts a new 12h)" : "in 12h at the latest"

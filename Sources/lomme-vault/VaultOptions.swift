@@ -47,18 +47,13 @@ struct PassphraseOptions: ParsableArguments {
     @Flag(name: .customLong("no-prompt"), help: "Never ask on the terminal; a locked vault is exit code 3.")
     var noPrompt = false
 
-    func validate() throws {
-        if passphraseFD != nil && passphraseFile != nil {
-            throw ValidationError("give the passphrase with --passphrase-fd or --passphrase-file, not both")
-        }
-        if let fd = passphraseFD, fd < 0 { throw ValidationError("--passphrase-fd must be a file descriptor number (0 or more)") }
+    func validate() throws { _ = try Self.source(passphraseFD, passphraseFile) }
+
+    static func source(_ fd: Int32?, _ file: String?) throws(ValidationError) -> PassphraseSource {
+        try SecretSource.from(fd: fd, file: file, noun: "passphrase", option: "passphrase")
     }
 
-    var source: PassphraseSource {
-        if let fd = passphraseFD { return .descriptor(fd) }
-        if let path = passphraseFile { return .file(path) }
-        return .terminal
-    }
+    var source: PassphraseSource { (try? Self.source(passphraseFD, passphraseFile)) ?? .terminal }
 
     var unlockOptions: UnlockOptions { UnlockOptions(source: source, noPrompt: noPrompt) }
 

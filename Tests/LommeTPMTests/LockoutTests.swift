@@ -53,7 +53,7 @@ struct LockoutAuthorizationTests {
     /// swtpm starts with an empty lockout authorization: anyone may reset the counter.
     /// Once the owner sets one (`tpm2_changeauth -c lockout`), the TPM says so.
     @Test func aFreshTPMHasNoLockoutAuthorizationUntilTheOwnerSetsOne() throws {
-        let tpm = try SoftwareTPM()
+        let tpm = try SoftwareTPM(lockoutAuthorization: nil)
         let device = TPMDevice(tcti: tpm.tcti)
         #expect(device.lockoutAuthorizationIsSet() == false)
         try tpm.tools(["tpm2_changeauth", "-c", "lockout", "lockout-secret-for-tests"])

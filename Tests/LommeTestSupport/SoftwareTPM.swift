@@ -15,10 +15,22 @@ package final class SoftwareTPM: @unchecked Sendable {
     /// The TCTI string for tpm2-tss and LOMME_VAULT_TPM.
     package var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
 
-    /// Starts swtpm on `stateDirectory` (a new temporary one when nil: a new TPM).
-    package init(stateDirectory: String? = nil) throws {
+    /// The lockout authorization a new test TPM is given, as its owner would set one
+    /// (`tpm2_changeauth -c lockout`): `enroll tpm2 --pin` refuses a TPM without one.
+    package static let testLockoutAuthorization = "lomme-test-lockout"
+
+    /// The lockout authorization this TPM has (nil: empty, as swtpm starts).
+    package let lockoutAuthorization: String?
+
+    /// Starts swtpm on `stateDirectory` (a new temporary one when nil: a new TPM, which is
+    /// then given `lockoutAuthorization`; a TPM started from a state has whatever it had).
+    package init(stateDirectory: String? = nil, lockoutAuthorization: String? = SoftwareTPM.testLockoutAuthorization) throws {
         self.stateDirectory = try stateDirectory ?? Self.temporaryDirectory()
+        self.lockoutAuthorization = lockoutAuthorization
         try start()
+        if stateDirectory == nil, let lockoutAuthorization {
+            try tools(["tpm2_changeauth", "-c", "lockout", lockoutAuthorization])
+        }
     }
 
     deinit {
@@ -34,7 +46,7 @@ package final class SoftwareTPM: @unchecked Sendable {
         for file in try FileManager.default.contentsOfDirectory(atPath: stateDirectory) where file.hasSuffix(".permall") {
             try FileManager.default.copyItem(atPath: stateDirectory + "/" + file, toPath: directory + "/" + file)
         }
-        return try SoftwareTPM(stateDirectory: directory)
+        return try SoftwareTPM(stateDirectory: directory, lockoutAuthorization: lockoutAuthorization)
     }
 
     package func stop() {
@@ -63,7 +75,8 @@ package final class SoftwareTPM: @unchecked Sendable {
 
     /// tpm2_dictionarylockout: lock out after `maxTries`, forgive one every `recovery` s.
     package func setLockout(maxTries: Int, recovery: Int) throws {
-        try tools(["tpm2_dictionarylockout", "-s", "-n", "\(maxTries)", "-t", "\(recovery)", "-l", "\(recovery)"])
+        try tools(["tpm2_dictionarylockout", "-s", "-n", "\(maxTries)", "-t", "\(recovery)", "-l", "\(recovery)"]
+            + (lockoutAuthorization.map { ["-p", $0] } ?? []))
     }
 
     /// Runs a tpm2-tools program against this TPM (TPM2TOOLS_TCTI) and returns its stdout.

@@ -39,6 +39,24 @@ struct ForgedSlotsTests {
         expectRefusal(vault.run(["get", "clientId"]), 5, "two key slots have the id \(id)")
     }
 
+    /// A slot of a kind this version does not know (a newer lomme-vault's) is kept, shown as
+    /// such, and never counted as a passphrase slot: the vault's only passphrase slot stays.
+    @Test func aSlotOfAnUnknownKindIsNeverCountedAsAPassphraseSlot() throws {
+        let vault = PromiseVault()
+        let bytes = try Self.forged(vault) { slot in
+            var other = slot
+            other.kindByte = 99
+            other.id = 5
+            return [other]
+        }
+        vault.replace(with: bytes)
+        let slots = CLI.run(["slots"] + vault.args)
+        #expect(slots.status == 0 && slots.out.contains("unknown kind 99"), "\(slots.out) \(slots.stderr)")
+        expectRefusal(vault.run(["unenroll", "0"]), 1, "the vault's only passphrase slot")
+        #expect(try VaultFormat.parse(vault.bytes).slots.count == 2)
+        #expect(vault.run(["get", "clientId"]).status == 0)
+    }
+
     /// A new slot takes the lowest free id, so ids never wrap round onto one in use.
     @Test func aNewSlotTakesTheLowestFreeId() throws {
         let vault = PromiseVault()

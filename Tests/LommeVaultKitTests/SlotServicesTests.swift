@@ -30,9 +30,9 @@ struct SlotServicesTests {
         let pw = try UnlockServiceTests.vault(box)
         let tpm = try SoftwareTPM()
         _ = try TPMSlotService(box.context(ScriptedInteraction(), tpm: tpm.tcti))
-            .enroll(UnlockOptions(source: .file(pw)), pin: .file(box.file("pin", "1357\n")), pcrs: [])
+            .enroll(UnlockOptions(source: .file(pw)), pin: .file(box.file("pin", "135790\n")), pcrs: [])
         let sealed = try VaultFormat.parse(try box.context(ScriptedInteraction()).store.read())
-        let asked = ScriptedInteraction([.secret("0000"), .secret("1357")])
+        let asked = ScriptedInteraction([.secret("0000"), .secret("135790")])
         _ = try TPMSlotService(box.context(asked, tpm: tpm.tcti)).key(sealed, pin: .terminal, noPrompt: false)
         #expect(asked.notices == ["lomme-vault: wrong PIN; 2 tries left before the TPM locks out"], "\(asked.notices)")
     }

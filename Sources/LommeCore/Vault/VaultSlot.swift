@@ -7,16 +7,16 @@
 /// Record: kind (1), id (1), created (u64), last used (u64, 0 = never), body length (u16),
 /// body. `lastUsed` is outside every MAC: informational only (docs/FORMAT.md).
 package struct VaultSlot: Sendable, Equatable {
-    package enum Kind: UInt8, Sendable {
-        case passphrase = 1
-        case tpm2 = 2
+    /// A slot's kind, as the file's kind byte holds it. Each kind of slot names its own
+    /// (LommeVaultKit's `SlotKind` types); a byte this version does not know is kept.
+    package struct Kind: RawRepresentable, Hashable, Sendable {
+        package var rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-        package var name: String {
-            switch self {
-            case .passphrase: "passphrase"
-            case .tpm2: "tpm2"
-            }
-        }
+        /// Argon2id of a passphrase (PassphraseSlot).
+        package static let passphrase = Kind(rawValue: VaultSlot.passphraseKindByte)
+        /// Sealed to a TPM 2.0 (TPM2Slot).
+        package static let tpm2 = Kind(rawValue: 2)
     }
 
     /// A passphrase slot's kind byte, as the file holds it.
@@ -30,7 +30,7 @@ package struct VaultSlot: Sendable, Equatable {
     package var lastUsed: UInt64
     package var body: [UInt8]
 
-    package var kind: Kind? { Kind(rawValue: kindByte) }
+    package var kind: Kind { Kind(rawValue: kindByte) }
 
     static let recordHeaderLength = 20
     static let wrappedLength = XChaCha.keyLength + XChaCha.tagLength
@@ -79,7 +79,7 @@ package struct VaultSlot: Sendable, Equatable {
 
     /// The same slot holding another file key (a new nonce; parameters, id and times kept).
     package func rewrapped(_ fileKey: SecureBytes, kek: SecureBytes, vaultSalt: [UInt8]) -> VaultSlot {
-        var slot = VaultSlot.wrap(fileKey, kind: kind!, id: id, created: created, parameters: parameters, kek: kek, vaultSalt: vaultSalt)
+        var slot = VaultSlot.wrap(fileKey, kind: kind, id: id, created: created, parameters: parameters, kek: kek, vaultSalt: vaultSalt)
         slot.lastUsed = lastUsed
         return slot
     }

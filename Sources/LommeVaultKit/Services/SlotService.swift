@@ -1,7 +1,8 @@
 import LommeCore
 
-/// The vault's key slots: listing them (no key needed: they are in the header) and
-/// removing one (`unenroll`, which proves the vault key first).
+/// The vault's key slots, whatever their kind (`SlotKinds`): listing them (no key needed:
+/// they are in the header), adding one (`enroll`) and removing one (`unenroll`), both of
+/// which prove the vault key first.
 package struct SlotService {
     package let context: VaultContext
 
@@ -30,6 +31,54 @@ package struct SlotService {
         return (sealed.version, sealed.slots.map(Info.of))
     }
 
+    package struct Enrolled: Sendable {
+        package var id: UInt8
+        package var parameters: [UInt8]
+        /// The kind's words for the slot, and its notes for the user.
+        package var summary: String
+        package var notes: [String]
+    }
+
+    /// `enroll KIND`: proves the vault key (an unlocked session or the passphrase), lets the
+    /// kind make a key-encryption key (asking what it must), and adds the slot under the
+    /// lowest free id. A version 1 vault becomes version 2 first.
+    package func enroll(_ kind: any SlotKind.Type, _ options: UnlockOptions, _ request: SlotRequest) throws(LommeError) -> Enrolled {
+        guard kind.enrollable else {
+            throw LommeError.usage("lomme-vault can enroll \(SlotKinds.list(SlotKinds.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
+        }
+        let opened = try Session.open(context, options)
+        if opened.sealed.slots.count >= VaultFormat.maximumSlots {
+            throw LommeError.failure("this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
+        }
+        let made = try kind.init(context).make(vaultSalt: opened.sealed.salt, request)
+        let store = context.store
+        let id: UInt8
+        do {
+            id = try store.withWriteLock { () throws(LommeError) -> UInt8 in
+                var (current, contents) = try VaultActions.current(opened)
+                var key = opened.master
+                if current.version == VaultFormat.version1 {
+                    let upgraded = try VaultSealing.reseal(current, key: key, contents: contents)
+                    key = upgraded.key
+                    current = try VaultFormat.parse(upgraded.bytes)
+                    VaultActions.keepSession(opened, bytes: upgraded.bytes, key: key)
+                }
+                guard current.salt == opened.sealed.salt else {
+                    throw LommeError.failure("the vault's key was changed while this command ran; nothing was written, run it again")
+                }
+                let id = VaultLayout(current).nextSlotID
+                let slot = VaultSlot.wrap(key, kind: kind.kind, id: id, created: VaultSealing.now(), parameters: made.parameters,
+                                          kek: made.kek, vaultSalt: current.salt)
+                try store.write(VaultFormat.replacingSlots(current, with: current.slots + [slot]), key: key)
+                return id
+            }
+        } catch {
+            made.undo?()
+            throw error
+        }
+        return Enrolled(id: id, parameters: made.parameters, summary: made.summary, notes: made.notes)
+    }
+
     /// Which slot `unenroll` means: its id, or a kind that exactly one slot has.
     static func resolve(_ text: String, in slots: [VaultSlot]) throws(LommeError) -> VaultSlot {
         if let id = UInt8(text) {
@@ -38,7 +87,7 @@ package struct SlotService {
             }
             return slot
         }
-        let matching = slots.filter { $0.kind?.name == text }
+        let matching = slots.filter { SlotKinds.of($0.kind)?.name == text }
         switch matching.count {
         case 1: return matching[0]
         case 0: throw LommeError(.notFound, "this vault has no \(text) slot; `lomme-vault slots` lists them")
@@ -59,7 +108,7 @@ package struct SlotService {
             }
             let slot = try Self.resolve(text, in: current.slots)
             let remaining = current.slots.filter { $0.id != slot.id }
-            guard remaining.contains(where: { $0.kind == .passphrase }) else {
+            guard remaining.contains(where: { $0.kind == PassphraseSlotKind.kind }) else {
                 throw LommeError.failure("slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
             }
             // The .bak becomes the new file too: no file in the folder opens with the slot.
@@ -71,24 +120,16 @@ package struct SlotService {
 
 extension SlotService.Info {
     package static func of(_ slot: VaultSlot) -> SlotService.Info {
-        var info = SlotService.Info(id: slot.id, kind: slot.kind?.name ?? "unknown kind \(slot.kindByte)", created: slot.created,
+        var info = SlotService.Info(id: slot.id, kind: SlotKinds.of(slot.kind)?.name ?? "unknown kind \(slot.kindByte)", created: slot.created,
                         lastUsed: slot.lastUsed == 0 ? nil : slot.lastUsed, details: "", readable: true)
-        switch slot.kind {
-        case .passphrase:
-            if let parameters = PassphraseSlot(parameters: slot.parameters) {
-                info.details = parameters.limits.description
+        if let kind = SlotKinds.of(slot.kind) {
+            if let details = kind.describe(slot.parameters) {
+                info.details = details
             } else {
                 info.details = "damaged"
                 info.readable = false
             }
-        case .tpm2:
-            if let parameters = TPM2Slot(parameters: slot.parameters) {
-                info.details = (parameters.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe(parameters.pcrs)
-            } else {
-                info.details = "damaged"
-                info.readable = false
-            }
-        case nil:
+        } else {
             info.details = "made by a newer lomme-vault; kept as it is"
             info.readable = false
         }

@@ -1,12 +1,35 @@
 import LommeCore
 import LommeTPM
 
-/// TPM 2.0 slots (docs/vault.md, "Key slots"): enrolling one, unlocking with one, and
-/// re-wrapping one for a new file key when it opens without a question. The TPM holds a
-/// random key-encryption key in a sealed object under its storage primary key; with a PIN
-/// the object's auth value comes from the PIN (TPM2Slot.authValue), and the TPM's
-/// dictionary-attack lockout limits the guesses (LommeTPM talks to the chip).
-package struct TPMSlotService {
+/// TPM 2.0 slots (docs/vault.md, "Key slots"), the `tpm2` kind: enrolling one, unlocking
+/// with one, and re-wrapping one for a new file key when it opens without a question. The
+/// TPM holds a random key-encryption key in a sealed object under its storage primary key;
+/// with a PIN the object's auth value comes from the PIN (TPM2Slot.authValue), and the
+/// TPM's dictionary-attack lockout limits the guesses (LommeTPM talks to the chip).
+package struct TPMSlotService: SlotKind {
+    package static let kind = VaultSlot.Kind.tpm2
+    package static let name = "tpm2"
+    package static let argument: String? = nil
+    package static let options: Set<SlotOption> = [.pin, .pcrs, .force]
+    package static let enrollable = true
+    package static let enrollHelp = """
+        `enroll tpm2` seals a slot to this machine's TPM 2.0 (/dev/tpmrm0, or the TCTI in LOMME_VAULT_TPM). With --pin \
+        (asked twice, or --pin-fd/--pin-file; at least 6 characters) `unlock --with tpm2` asks the PIN and the TPM locks \
+        out after a few wrong ones; a TPM whose lockout authorization is empty lets any local user reset that count, so \
+        enroll refuses it unless --force (`tpm2_changeauth -c lockout` sets one). Without --pin, the slot opens with no \
+        question on this machine: a stolen copy of the vault file is useless elsewhere, but anyone who can run programs \
+        as you here can open it. --pcrs binds the slot to those PCRs as they are now (as systemd-cryptenroll --tpm2-pcrs).
+        """
+    package static let unlockHelp = "--with tpm2 asks only the TPM slot's PIN (or none)."
+
+    package static func describe(_ parameters: [UInt8]) -> String? {
+        TPM2Slot(parameters: parameters).map { ($0.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe($0.pcrs) }
+    }
+
+    package static func enrollAgain(_ parameters: [UInt8]) -> String {
+        "lomme-vault enroll tpm2" + (TPM2Slot(parameters: parameters)?.withPIN == true ? " --pin" : "")
+    }
+
     package let context: VaultContext
 
     package init(_ context: VaultContext) {
@@ -24,40 +47,43 @@ package struct TPMSlotService {
 
     /// `enroll tpm2`: proves the vault key (an unlocked session or the passphrase), asks for
     /// a new PIN when `pin` is given (twice on a terminal), seals a new key-encryption key in
-    /// the TPM and adds the slot. A version 1 vault becomes version 2 first.
-    package func enroll(_ options: UnlockOptions, pin: PassphraseSource?, pcrs: [Int]) throws(LommeError) -> Enrolled {
-        let opened = try Session.open(context, options)
-        if opened.sealed.slots.count >= VaultFormat.maximumSlots {
-            throw LommeError.failure("this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
+    /// the TPM and adds the slot (SlotService.enroll). A version 1 vault becomes version 2 first.
+    package func enroll(_ options: UnlockOptions, pin: PassphraseSource?, pcrs: [Int], force: Bool = false) throws(LommeError) -> Enrolled {
+        let enrolled = try SlotService(context).enroll(Self.self, options, SlotRequest(pin: pin, pcrs: pcrs, force: force, noPrompt: options.noPrompt))
+        return Enrolled(id: enrolled.id, parameters: TPM2Slot(parameters: enrolled.parameters)!, lockout: device.lockoutState())
+    }
+
+    package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
+        if request.pin != nil && !request.force && device.lockoutAuthorizationIsSet() == false {
+            throw LommeError.failure("this TPM's lockout authorization is empty, so any user of this machine can reset its count of wrong PINs (`tpm2_dictionarylockout -c`) and guess a PIN at about 20 a second (docs/tpm.md); have the TPM's owner set one with `tpm2_changeauth -c lockout`, or enroll anyway with --force")
         }
-        let pinValue: SecureBytes? = try pin.map { source throws(LommeError) in try PIN.new(source, context.interaction) }
+        let pinValue: SecureBytes? = try request.pin.map { source throws(LommeError) in try PIN.new(source, context.interaction) }
         let pinSalt = Sodium.randomBytes(16)
         let kek = SecureBytes.random(count: XChaCha.keyLength)
-        let auth = pinValue.map { TPM2Slot.authValue(pin: $0, pinSalt: pinSalt, vaultSalt: opened.sealed.salt) }
-        let object = try device.seal(kek, auth: auth, pcrs: pcrs)
-        let parameters = TPM2Slot(withPIN: pinValue != nil, pcrs: pcrs, pinSalt: pinSalt, primaryName: object.primaryName,
+        let auth = pinValue.map { TPM2Slot.authValue(pin: $0, pinSalt: pinSalt, vaultSalt: vaultSalt) }
+        let object = try device.seal(kek, auth: auth, pcrs: request.pcrs)
+        let parameters = TPM2Slot(withPIN: pinValue != nil, pcrs: request.pcrs, pinSalt: pinSalt, primaryName: object.primaryName,
                                   publicArea: object.publicArea, privateArea: object.privateArea)
-        let store = context.store
-        let id = try store.withWriteLock { () throws(LommeError) -> UInt8 in
-            var (current, contents) = try VaultActions.current(opened)
-            var key = opened.master
-            if current.version == VaultFormat.version1 {
-                let upgraded = try VaultSealing.reseal(current, key: key, contents: contents)
-                key = upgraded.key
-                current = try VaultFormat.parse(upgraded.bytes)
-                VaultActions.keepSession(opened, bytes: upgraded.bytes, key: key)
+        let bound = request.pcrs.isEmpty ? "" : ", bound to \(TPM2Slot.describe(request.pcrs)) as they are now"
+        var notes: [String] = []
+        if pinValue != nil {
+            let lockout = device.lockoutState()
+            let tries = lockout.map { " after \($0.maxTries) wrong PINs, forgiving one every \(DurationText.format(UInt64($0.recoverySeconds)))" } ?? " after a few wrong PINs"
+            notes.append("The TPM locks out\(tries); the passphrase always opens the vault.")
+            if request.force && device.lockoutAuthorizationIsSet() == false {
+                notes.append("This TPM's lockout authorization is empty (--force): any user of this machine can reset its count of wrong PINs and guess the PIN at TPM speed; set one with `tpm2_changeauth -c lockout`.")
             }
-            guard current.salt == opened.sealed.salt else {
-                throw LommeError.failure("the vault's key was changed while this command ran; nothing was written, run it again")
-            }
-            let id = VaultLayout(current).nextSlotID
-            let slot = VaultSlot.wrap(key, kind: .tpm2, id: id, created: VaultSealing.now(), parameters: parameters.parameters,
-                                      kek: kek, vaultSalt: current.salt)
-            try store.write(VaultFormat.replacingSlots(current, with: current.slots + [slot]), key: key)
-            return id
+        } else {
+            notes.append("Without a PIN the slot opens with no question on this machine: a stolen copy of the vault file or a backup is useless elsewhere, but anyone who can run programs as you here can open it. `lomme-vault enroll tpm2 --pin` adds a PIN the chip rate-limits.")
         }
-        return Enrolled(id: id, parameters: parameters, lockout: device.lockoutState())
+        return SlotEnrollment(parameters: parameters.parameters, kek: kek, summary: "tpm2, \(pinValue != nil ? "PIN" : "no PIN")\(bound)", notes: notes)
     }
+
+    package func open(_ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
+        try key(sealed, pin: request.pin ?? .terminal, noPrompt: request.noPrompt)
+    }
+
+    package func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? { opener(slot, vaultSalt) }
 
     /// The vault key from a TPM slot: each TPM slot in turn until one opens, those without
     /// a PIN first (a slot made by another TPM is passed over); the PIN is asked when a slot
@@ -121,9 +147,10 @@ package struct TPMSlotService {
 
 /// Asking for a TPM PIN.
 package enum PIN {
-    package static let minimumLength = 4
+    /// Six: with the TPM's lockout in force a 6-digit PIN takes decades to guess (docs/tpm.md).
+    package static let minimumLength = 6
 
-    /// A new PIN: on a terminal typed twice (three tries), at least four characters; from an
+    /// A new PIN: on a terminal typed twice (three tries), at least six characters; from an
     /// fd or file, its first line.
     static func new(_ source: PassphraseSource, _ interaction: any Interaction) throws(LommeError) -> SecureBytes {
         func check(_ pin: SecureBytes) throws(LommeError) {

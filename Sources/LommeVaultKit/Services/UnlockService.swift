@@ -37,11 +37,12 @@ package struct UnlockService {
         return try keep(sealed, master: master, slot: slot, idle: idle, liveDeadline: liveDeadline)
     }
 
-    /// `unlock --with tpm2`: the vault key from a TPM slot (its PIN asked when it has one),
-    /// kept with a new 12 h deadline, as a passphrase proven now gives.
-    package func unlockWithTPM(idle: UInt32, pin: PassphraseSource, noPrompt: Bool) throws(LommeError) -> Unlocked {
+    /// `unlock --with KIND`: the vault key from a slot of that kind (a TPM slot, a key
+    /// file), asking what the kind asks, kept with a new 12 h deadline, as a passphrase
+    /// proven now gives. The passphrase kind goes through `unlock(idle:_:)`.
+    package func unlock(with kind: any SlotKind.Type, idle: UInt32, _ request: SlotRequest) throws(LommeError) -> Unlocked {
         let sealed = try VaultFormat.parse(try context.store.read())
-        let (key, slot) = try TPMSlotService(context).key(sealed, pin: pin, noPrompt: noPrompt)
+        let (key, slot) = try kind.init(context).open(sealed, request)
         _ = try VaultFormat.open(sealed, master: key)  // a damaged header or body is exit 5 now
         return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: nil)
     }
@@ -95,6 +96,9 @@ package struct UnlockService {
     /// A new passphrase, and a new file key when no slot is lost by it or `forceRotation`
     /// says so (`passwd --rotate`): PassphraseChange.
     package func changePassphrase(old: UnlockOptions, new: PassphraseSource, forceRotation: Bool = false) throws(LommeError) -> PassphraseChange.Result {
-        try PassphraseChange.run(context, old: old, new: new, forceRotation: forceRotation, opener: TPMSlotService(context).opener)
+        let context = context
+        return try PassphraseChange.run(context, old: old, new: new, forceRotation: forceRotation) { slot, vaultSalt in
+            SlotKinds.of(slot.kind)?.init(context).rewrapKEK(slot, vaultSalt: vaultSalt)
+        }
     }
 }
