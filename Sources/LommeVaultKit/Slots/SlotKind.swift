@@ -95,6 +95,7 @@ package enum SlotKinds {
     package static var all: [any SlotKind.Type] { [
         PassphraseSlotKind.self,
         TPMSlotService.self,
+        KeyFileSlot.self,
     ] }
 
     /// The kind called `name` (`unlock --with NAME`).
