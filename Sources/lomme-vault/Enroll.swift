@@ -20,7 +20,7 @@ struct PINOptions: ParsableArguments {
 }
 
 /// A kind of key slot named on the command line: the values come from `SlotKinds.all`.
-struct SlotKindName: ExpressibleByArgument {
+struct SlotKindName: ExpressibleByArgument, CustomStringConvertible {
     let kind: any SlotKind.Type
 
     init?(argument: String) {
@@ -29,6 +29,9 @@ struct SlotKindName: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { SlotKinds.all.map { $0.name } }
+
+    var description: String { kind.name }
+    var defaultValueDescription: String { kind.name }
 
     /// The one check of a kind's argument and options, for `enroll` and `unlock --with`.
     static func check(_ kind: any SlotKind.Type, argument: String?, given: [SlotOption: String], command: String) throws(ValidationError) {

@@ -17,7 +17,7 @@ struct Unlock: ParsableCommand {
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))
     var timeout = DurationText.format(UInt64(Session.defaultIdle))
-    @Option(name: .customLong("with"), help: ArgumentHelp("Unlock with this kind of slot: \(SlotKinds.list(SlotKindName.allValueStrings)) (default passphrase).", valueName: "kind"))
+    @Option(name: .customLong("with"), help: ArgumentHelp("Unlock with this kind of key slot.", valueName: "kind"))
     var with = SlotKindName(argument: PassphraseSlotKind.name)!
     @Argument(help: ArgumentHelp("What --with's kind takes: " + SlotKinds.all.compactMap { kind in kind.argument.map { "\(kind.name) \($0)" } }.joined(separator: ", ") + ".",
                                  valueName: "argument"))
