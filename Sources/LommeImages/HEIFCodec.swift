@@ -30,7 +30,7 @@ enum HEIFCodec {
     /// libheif wants heif_init before use; once per process is enough.
     private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
 
-    static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
+    package static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
         try withPrimaryImage(bytes, name: name) { _, width, height throws(LommeError) in (width, height) }
     }
 
@@ -114,4 +114,16 @@ enum HEIFCodec {
         }
         return ImageLimits.damaged(name: name, library: "libheif", detail: detail)
     }
+}
+
+extension HEIFCodec: ImageCodec {
+    package static let formatName = "HEIC"
+    package static func sniff(_ bytes: [UInt8]) -> Bool { matches(bytes) }
+    package static func decode(_ bytes: [UInt8], reduce: Int, name: String) throws(LommeError) -> GrayImage {
+        try decode(bytes, name: name)
+    }
+}
+
+extension ImageLoader.Format {
+    package static let heif = ImageLoader.Format(HEIFCodec.self)
 }

@@ -13,9 +13,16 @@ import LommeCore
 /// data, and declared sizes past `ImageLimits`, which are refused from the header,
 /// before any pixels are allocated.
 package enum ImageLoader {
-    /// The formats `ImageLoader` reads.
-    package enum Format: String, Sendable, CaseIterable {
-        case png = "PNG", jpeg = "JPEG", webp = "WebP", pnm = "PGM/PPM", heif = "HEIC"
+    /// A format `ImageLoader` reads, by its codec's name (each codec file names its own:
+    /// `.png`, `.jpeg`, …).
+    package struct Format: Sendable, Equatable, CustomStringConvertible {
+        package let name: String
+
+        package init(_ codec: any ImageCodec.Type) { name = codec.formatName }
+
+        /// The codec of this format.
+        package var codec: any ImageCodec.Type { ImageCodecs.all.first { $0.formatName == name }! }
+        package var description: String { name }
     }
 
     /// Reads and decodes the file at `path`. See `load(bytes:reduce:name:)`.
@@ -31,14 +38,7 @@ package enum ImageLoader {
     ///   Other formats ignore it and come back at full size; callers must use the size of
     ///   the image they get. Other values are rounded down to the nearest of 1, 2, 4, 8.
     package static func load(bytes: [UInt8], reduce: Int = 1, name: String) throws(LommeError) -> GrayImage {
-        let format = try sniff(bytes, name: name)
-        switch format {
-        case .png: return try PNGCodec.decode(bytes, name: name)
-        case .jpeg: return try JPEGCodec.decode(bytes, reduce: denominator(reduce), name: name)
-        case .webp: return try WebPCodec.decode(bytes, name: name)
-        case .pnm: return try PNMCodec.decode(bytes, name: name)
-        case .heif: return try HEIFCodec.decode(bytes, name: name)
-        }
+        try codec(of: bytes, name: name).decode(bytes, reduce: denominator(reduce), name: name)
     }
 
     /// The full-size width and height `load(bytes:name:)` would return with `reduce` 1
@@ -46,38 +46,27 @@ package enum ImageLoader {
     /// read from the header only. Throws as `load` would for unknown formats, damaged
     /// headers and sizes past the limits.
     package static func size(bytes: [UInt8], name: String = "the picture") throws(LommeError) -> (width: Int, height: Int) {
-        switch try sniff(bytes, name: name) {
-        case .png: return try PNGCodec.size(bytes, name: name)
-        case .jpeg:
-            let stored = try JPEGCodec.storedSize(bytes, name: name)
-            return (5...8).contains(EXIF.orientation(ofJPEG: bytes)) ? (stored.height, stored.width) : stored
-        case .webp: return try WebPCodec.size(bytes, name: name)
-        case .pnm: return try PNMCodec.size(bytes, name: name)
-        case .heif: return try HEIFCodec.size(bytes, name: name)
-        }
+        try codec(of: bytes, name: name).size(bytes, name: name)
     }
 
     /// The format of a file from its first bytes; throws for empty files and anything else.
     package static func format(of bytes: [UInt8], name: String = "the picture") throws(LommeError) -> Format {
-        try sniff(bytes, name: name)
+        Format(try codec(of: bytes, name: name))
     }
 
     // MARK: - Sniffing
 
-    static func sniff(_ bytes: [UInt8], name: String) throws(LommeError) -> Format {
+    /// The codec whose format the file's first bytes show (`ImageCodecs.all`, in order).
+    package static func codec(of bytes: [UInt8], name: String) throws(LommeError) -> any ImageCodec.Type {
         let display = ImageLimits.display(name)
         if bytes.isEmpty {
             throw .image("\(display) is empty (0 bytes); choose the photo or screenshot of the QR code")
         }
-        if bytes.starts(with: PNGCodec.signature) { return .png }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.count >= 12, bytes.starts(with: "RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) { return .webp }
-        if PNMCodec.matches(bytes) { return .pnm }
-        if HEIFCodec.matches(bytes) { return .heif }
+        if let codec = ImageCodecs.all.first(where: { $0.sniff(bytes) }) { return codec }
         if let other = otherFormat(bytes) {
             throw .image("\(display) is \(other), which lomme-vault cannot read; convert it to PNG or JPEG and try again")
         }
-        throw .image("\(display) is not a picture lomme-vault can read (not PNG, JPEG, WebP, PGM/PPM or HEIC); export the picture as PNG or JPEG and try again")
+        throw .image("\(display) is not a picture lomme-vault can read (not \(ImageCodecs.names)); export the picture as PNG or JPEG and try again")
     }
 
     /// Names a few formats people might try, for a more helpful message.

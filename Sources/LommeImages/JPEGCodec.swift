@@ -38,7 +38,7 @@ package enum JPEGCodec {
 
     /// Decodes to grey at 1/`reduce` size (1, 2, 4 or 8; libjpeg scales in the DCT, which
     /// is nearly free), then turns it upright by the EXIF orientation.
-    static func decode(_ bytes: [UInt8], reduce: Int, name: String) throws(LommeError) -> GrayImage {
+    package static func decode(_ bytes: [UInt8], reduce: Int, name: String) throws(LommeError) -> GrayImage {
         _ = try storedSize(bytes, name: name)
         var message = [CChar](repeating: 0, count: 256)
         var pixels: UnsafeMutablePointer<UInt8>? = nil
@@ -60,4 +60,20 @@ package enum JPEGCodec {
         let bytes = message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+extension JPEGCodec: ImageCodec {
+    package static let formatName = "JPEG"
+    package static let scalesWhileDecoding = true
+    package static func sniff(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0xFF, 0xD8, 0xFF]) }
+
+    /// The upright size: a photo turned sideways by its EXIF orientation reports it so.
+    package static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
+        let stored = try storedSize(bytes, name: name)
+        return (5...8).contains(EXIF.orientation(ofJPEG: bytes)) ? (stored.height, stored.width) : stored
+    }
+}
+
+extension ImageLoader.Format {
+    package static let jpeg = ImageLoader.Format(JPEGCodec.self)
 }

@@ -71,7 +71,7 @@ package enum PNGCodec {
     }
 
     /// The size the PNG header declares; checks the limits.
-    static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
+    package static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
         try checkIHDR(bytes, name: name)
         let outcome: Result<(width: Int, height: Int), LommeError> = bytes.withUnsafeBufferPointer { data in
             var control = png_image()
@@ -147,4 +147,16 @@ package enum PNGCodec {
             return String(decoding: bytes, as: UTF8.self)
         }
     }
+}
+
+extension PNGCodec: ImageCodec {
+    package static let formatName = "PNG"
+    package static func sniff(_ bytes: [UInt8]) -> Bool { bytes.starts(with: signature) }
+    package static func decode(_ bytes: [UInt8], reduce: Int, name: String) throws(LommeError) -> GrayImage {
+        try decode(bytes, name: name)
+    }
+}
+
+extension ImageLoader.Format {
+    package static let png = ImageLoader.Format(PNGCodec.self)
 }

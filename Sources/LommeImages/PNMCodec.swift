@@ -22,7 +22,7 @@ enum PNMCodec {
         return isSpace(bytes[2]) || bytes[2] == UInt8(ascii: "#")
     }
 
-    static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
+    package static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
         let header = try self.header(bytes, name: name)
         return (header.width, header.height)
     }
@@ -144,4 +144,16 @@ enum PNMCodec {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+}
+
+extension PNMCodec: ImageCodec {
+    package static let formatName = "PGM/PPM"
+    package static func sniff(_ bytes: [UInt8]) -> Bool { matches(bytes) }
+    package static func decode(_ bytes: [UInt8], reduce: Int, name: String) throws(LommeError) -> GrayImage {
+        try decode(bytes, name: name)
+    }
+}
+
+extension ImageLoader.Format {
+    package static let pnm = ImageLoader.Format(PNMCodec.self)
 }

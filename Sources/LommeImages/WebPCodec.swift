@@ -41,7 +41,7 @@ package enum WebPCodec {
     }
 
     /// The size the WebP header declares; checks the limits.
-    static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
+    package static func size(_ bytes: [UInt8], name: String) throws(LommeError) -> (width: Int, height: Int) {
         let features = try self.features(bytes, name: name)
         return (Int(features.width), Int(features.height))
     }
@@ -102,4 +102,18 @@ package enum WebPCodec {
         default: "error \(status.rawValue)"
         }
     }
+}
+
+extension WebPCodec: ImageCodec {
+    package static let formatName = "WebP"
+    package static func sniff(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 12 && bytes.starts(with: "RIFF".utf8) && bytes[8..<12].elementsEqual("WEBP".utf8)
+    }
+    package static func decode(_ bytes: [UInt8], reduce: Int, name: String) throws(LommeError) -> GrayImage {
+        try decode(bytes, name: name)
+    }
+}
+
+extension ImageLoader.Format {
+    package static let webp = ImageLoader.Format(WebPCodec.self)
 }

@@ -102,8 +102,9 @@ package enum Scanner {
         let bytes = try ImageLoader.read(path: path)
         let size = try ImageLoader.size(bytes: bytes, name: path)
         let long = max(size.width, size.height)
-        // Only JPEG decodes at a reduced size; any other format comes back whole.
-        let scalable = (try? ImageLoader.format(of: bytes, name: path)) == .jpeg
+        // Only a codec that scales while decoding (JPEG) gives a reduced size; any other
+        // format comes back whole.
+        let scalable = (try? ImageLoader.codec(of: bytes, name: path))?.scalesWhileDecoding == true
         let firstReduce = ScanSubject.reduction(long: long, wanted: Pass.workingSide)
         // A photo big enough for the fine passes is decoded at the fine view's size on the
         // other core meanwhile: most of a JPEG's decoding is reading its data, which the
