@@ -31,13 +31,14 @@ struct Exec: ParsableCommand {
     func run() throws {
         let explicit = try TokenURLOption.resolve(tokenURL, option: "--token-url")
         let context = try vault.prepare()
-        let opened = try Session.open(context, vault.unlockOptions)
-        let config = try VaultReader.config(opened)
+        let service = ConfigService(context)
+        let withToken = token || tokenURL != nil
+        let (config, outcome) = withToken ? try service.configAndToken(vault.unlockOptions, explicitURL: explicit)
+                                          : (try service.config(vault.unlockOptions), nil)
         for (name, value) in ShellExport.variables(config) {
             setenv(name, value, 1)
         }
-        if token || tokenURL != nil {
-            let outcome = try TokenService.obtain(context, opened, config: config, explicitURL: explicit, refresh: false)
+        if let outcome {
             setenv("LOMME_ACCESS_TOKEN", outcome.token.accessToken, 1)
         }
         // The command gets the config, never the passphrase: the descriptor it was read

@@ -13,7 +13,7 @@ struct Export: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     func run() throws {
-        let config = try VaultReader.config(try vault.prepare(), vault.unlockOptions)
+        let config = try ConfigService(try vault.prepare()).config(vault.unlockOptions)
         if Terminal.isTerminal(1) && !yes {
             guard !vault.noPrompt, Prompt.isAvailable else {
                 throw LommeError.failure("stdout is a terminal: add --yes to show the secret on screen")

@@ -63,7 +63,7 @@ enum FastPath {
             Terminal.output(LommeVersion.string + "\n")
         case let .get(field, vault, never, always, noPrompt):
             let context = try VaultLocation.prepare(vault: vault)
-            let config = try VaultReader.config(context, UnlockOptions(source: .terminal, noPrompt: noPrompt))
+            let config = try ConfigService(context).config(UnlockOptions(source: .terminal, noPrompt: noPrompt))
             try Get.show(field, of: config, newline: NewlineOptions.wanted(never: never, always: always))
         }
         return true

@@ -28,7 +28,7 @@ struct Get: ParsableCommand {
     }
 
     func run() throws {
-        let config = try VaultReader.config(try vault.prepare(), vault.unlockOptions)
+        let config = try ConfigService(try vault.prepare()).config(vault.unlockOptions)
         if json {
             Terminal.data(config.json.text + (newline.wanted ? "\n" : ""))
         } else if env {
@@ -41,7 +41,7 @@ struct Get: ParsableCommand {
     /// One field's value on stdout (also FastPath's `get FIELD`).
     static func show(_ field: String, of config: Config, newline: Bool) throws(LommeError) {
         guard let value = config.value(of: field) else {
-            throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(VaultReader.fieldNames(config).joined(separator: ", "))")
+            throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(ConfigService.fieldNames(config).joined(separator: ", "))")
         }
         Terminal.data(value + (newline ? "\n" : ""))
     }

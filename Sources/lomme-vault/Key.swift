@@ -44,7 +44,7 @@ struct Key: ParsableCommand {
         if !issuer, let bytes = header?.receiving, let key = ReceivingKey(bytes: bytes) {
             return try DeviceKeyOutput.show(key, output: output, textOnly: text)
         }
-        let (identity, made) = try Provisioning.deviceIdentity(Session.open(context, vault.unlockOptions))
+        let (identity, made) = try Provisioning.deviceIdentity(context, vault.unlockOptions)
         if made { Terminal.info("Made this machine's keys and stored them in the vault.") }
         if issuer { return showIssuer(identity.signing.fingerprint) }
         try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text)

@@ -70,10 +70,9 @@ struct Token: ParsableCommand {
     func run() throws {
         let explicit = try TokenURLOption.resolve(givenURL?.text, option: givenURL?.option ?? "")
         let context = try vault.prepare()
-        let opened = try Session.open(context, vault.unlockOptions)
         let total = Double(DurationText.parse(timeout)!)
-        let outcome = try TokenService.obtain(context, opened, config: try VaultReader.config(opened), explicitURL: explicit,
-                                              refresh: refresh, timeouts: .init(connect: 5, total: total))
+        let outcome = try TokenService.obtain(context, vault.unlockOptions, explicitURL: explicit, refresh: refresh,
+                                              timeouts: .init(connect: 5, total: total))
         if json {
             let document = JSON.object([
                 JSON.Member("access_token", .string(outcome.token.accessToken)),

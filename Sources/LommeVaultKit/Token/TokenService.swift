@@ -25,6 +25,14 @@ package enum TokenService {
         context.noticeOnce("token-keyring", "lomme-vault: \(problem.summary); the token is not cached, so every call asks the token endpoint")
     }
 
+    /// `token`: opens the vault (its session, or a passphrase from `options`) and obtains
+    /// a token for its config.
+    package static func obtain(_ context: VaultContext, _ options: UnlockOptions, explicitURL: TokenURL?, refresh: Bool,
+                              timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
+        let opened = try Session.open(context, options)
+        return try obtain(context, opened, config: ConfigService.config(opened), explicitURL: explicitURL, refresh: refresh, timeouts: timeouts)
+    }
+
     /// - Parameters:
     ///   - opened: the vault, opened by its session or a passphrase: a cached token is
     ///     served only to a caller that could open the vault, and lives no longer than
