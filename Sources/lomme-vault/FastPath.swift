@@ -5,7 +5,7 @@ import LommeVaultKit
 /// `--version` and `get FIELD` without ArgumentParser.
 ///
 /// Why this exists: scripts call `get` several times per run, so its start-up is the hot path
-/// (issue #12: within 2x a Swift program that only prints a line). ArgumentParser builds its
+/// (within 2x a Swift program that only prints a line). ArgumentParser builds its
 /// tree of 13 subcommands by reflection before it looks at the first argument (Mirror, protocol
 /// conformance lookups that walk every conformance record, types demangled by name): callgrind
 /// counted 7.5 of `--version`'s 10.4 million instructions there, 12.6 of `get`'s 16.4 million,

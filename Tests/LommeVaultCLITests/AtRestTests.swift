@@ -4,7 +4,7 @@ import LommeTestSupport
 import LommeVaultKit
 import Testing
 
-/// The vault at rest (issue #11, items 5 and 6): what `passwd` leaves in the folder, and
+/// The vault at rest: what `passwd` leaves in the folder, and
 /// folders and lock files that another user could write or hold.
 @Suite("At rest")
 struct AtRestTests {

@@ -61,7 +61,7 @@ struct Spawned {
     func kill() { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
 }
 
-/// Issue 5: no crash, kill or concurrent command breaks the vault.
+/// No crash, kill or concurrent command breaks the vault.
 @Suite("Crash safety")
 struct CrashSafetyTests {
     static let passphrases = ["kill test passphrase zero 0", "kill test passphrase one 1"]

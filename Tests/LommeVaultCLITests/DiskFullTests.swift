@@ -2,7 +2,7 @@ import Foundation
 import LommeTestSupport
 import Testing
 
-/// Issue 5: writing into a full filesystem or a read-only directory fails with one clear
+/// Writing into a full filesystem or a read-only directory fails with one clear
 /// line and leaves the vault as it was. As root the test mounts a small tmpfs of its
 /// own, and a failed mount fails the test; otherwise the full-disk case is declared
 /// skipped through the test runner (with its reason) and the read-only case uses a

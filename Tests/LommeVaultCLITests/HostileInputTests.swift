@@ -3,7 +3,7 @@ import LommeCore
 import LommeTestSupport
 import Testing
 
-/// Issue 5: every kind of bad input the tool can meet, through the built binary. Each
+/// Every kind of bad input the tool can meet, through the built binary. Each
 /// case must end with the spec's exit code and one line on stderr, by itself (no signal)
 /// and within the timeout (a hang is killed and fails).
 @Suite("Hostile input table")

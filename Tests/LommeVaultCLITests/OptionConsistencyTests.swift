@@ -4,7 +4,7 @@ import LommeTestSupport
 import Testing
 
 /// One duration syntax, one option name per idea, one exit code per kind of mistake, and
-/// each command accepting only the options it uses (issue 14, items 6 and 9).
+/// each command accepting only the options it uses.
 @Suite("Options: durations, names, exit codes")
 struct OptionConsistencyTests {
     /// A vault holding Sample.configA, made as the keyring tests make theirs.

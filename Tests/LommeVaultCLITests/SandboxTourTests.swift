@@ -2,8 +2,8 @@ import Foundation
 import LommeTestSupport
 import Testing
 
-/// The README tour's script part, run as printed against examples/sandbox-bank (issue 14,
-/// item 13), and examples/balance on a locked vault (item 9). Loopback only: the sandbox
+/// The README tour's script part, run as printed against examples/sandbox-bank, and
+/// examples/balance on a locked vault. Loopback only: the sandbox
 /// listens on 127.0.0.1, and examples/config.json's tokenUrl names it.
 @Suite("Sandbox bank and the README tour", .serialized)
 struct SandboxTourTests {

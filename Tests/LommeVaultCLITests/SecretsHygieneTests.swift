@@ -2,7 +2,7 @@ import Foundation
 import LommeTestSupport
 import Testing
 
-/// Issue 5: the secret and the passphrase never reach argv, a file other than the vault
+/// The secret and the passphrase never reach argv, a file other than the vault
 /// (and its .bak), or stderr; core dumps are off while a secret is held.
 @Suite("Secrets hygiene")
 struct SecretsHygieneTests {

@@ -4,7 +4,7 @@ import LommeTestSupport
 @testable import LommeVaultKit
 import Testing
 
-/// How far an unlocked session reaches (issue #11, items 8, 9 and 10): its deadline, the
+/// How far an unlocked session reaches: its deadline, the
 /// name it is found by, and what `exec` hands to the command.
 @Suite("Session scope")
 struct SessionScopeTests {

@@ -4,7 +4,7 @@ import LommeTestSupport
 import LommeVaultKit
 import Testing
 
-/// Key slots without a TPM (issue #13): the v1 → v2 upgrade, passwd and the file key,
+/// Key slots without a TPM: the v1 → v2 upgrade, passwd and the file key,
 /// `slots`, `unenroll`, and the public keys a locked vault shows.
 @Suite("Key slots")
 struct SlotsTests {

@@ -4,7 +4,7 @@ import LommeTestSupport
 import Testing
 
 /// TPM 2.0 slots through the built binary, against a software TPM each test starts on
-/// loopback with its own state (issue #13): enroll with and without PIN, unlock, wrong
+/// loopback with its own state: enroll with and without PIN, unlock, wrong
 /// PINs to lockout, another machine, unenroll, passwd and the file key, a damaged slot,
 /// PCRs, no TPM.
 @Suite("TPM slots")

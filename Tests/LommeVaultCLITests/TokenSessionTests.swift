@@ -4,7 +4,7 @@ import LommeTestSupport
 @testable import LommeVaultKit
 import Testing
 
-/// Cached access tokens live no longer than the unlocked session (issue #11, item 7),
+/// Cached access tokens live no longer than the unlocked session,
 /// against a real Authlib server whose tokens say they live a day.
 @Suite("Token and session", .serialized)
 struct TokenSessionTests {

@@ -2,7 +2,7 @@ import Foundation
 import LommeTestSupport
 import Testing
 
-/// Only the CLI talks to the user or reads the environment (issue 12): no library target's
+/// Only the CLI talks to the user or reads the environment: no library target's
 /// source may print, write to stderr, read a line from stdin, use the CLI's `Terminal`, or
 /// call getenv. Questions and notices go through `Interaction`, settings come in as values.
 @Suite("Library boundary")
