@@ -69,13 +69,14 @@ struct Issue: ParsableCommand {
     func run() throws {
         Hardening.apply()  // secrets are in memory from here on: no core dumps
         let recipient = try to.map { try ReceivingKey(text: $0) } ?? toImage.map { try ReceivingKey(photo: $0) }
-        // Sealing signs with this machine's vault key: open it before asking for the config.
-        let issuer = try recipient.map { _ in try IssueService(vault.prepare()).issuerKeys(vault.unlockOptions) }
-        let config = try from.map { try ConfigInput.read(from: $0, checksums: !noCheck) }
-            ?? ConfigInput.ask(checksums: !noCheck, TerminalInteraction())
-        let now = Int64(time(nil))
         let lifetime = Int64(DurationText.parse(expires)!)
-        let payload = try IssueService.payload(config, sealedTo: recipient, issuer: issuer, now: now, lifetime: lifetime)
+        let request = IssueService.Request(from: from, recipient: recipient, lifetime: lifetime, checksums: !noCheck, unlock: vault.unlockOptions)
+        // A plain code needs no vault: where none can be named (no HOME), its path is unused.
+        let context = try recipient == nil ? (try? vault.prepare()) ?? VaultContext(
+            settings: VaultSettings(store: VaultStore(path: "/"), kdf: nil, keyring: Keyring(off: true), tpm: nil),
+            interaction: TerminalInteraction()) : vault.prepare()
+        let issued = try IssueService(context).run(request, now: Int64(time(nil)))
+        let (payload, config, issuer) = (issued.payload, issued.config, issued.issuer)
         let level = level ?? (recipient == nil ? .H : .M)
         let code = try IssuedCode(payload: payload, level: level)
         if let output {
@@ -84,7 +85,7 @@ struct Issue: ParsableCommand {
         let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
         var lines = [""]
         if let recipient, let issuer {
-            let expiry = VaultContents.timestamp(Int(now + lifetime))
+            let expiry = VaultContents.timestamp(Int(issued.expires))
             lines.append("Sealed to receiving key \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
             lines += config.summaryLines
             lines.append("")

@@ -14,6 +14,9 @@ package struct DeviceIdentity: Sendable {
     /// The id and issue time of the last sealed config imported: the same id again changes
     /// nothing, an older issue time is a rollback.
     package var lastEnvelope: (id: [UInt8], issued: Int64)?
+    /// The issue time of the last sealed code this device issued: the next one is issued
+    /// at least a second later, so two codes of one issuer never compare equal.
+    package var lastIssued: Int64?
 
     package static func generate() -> DeviceIdentity {
         DeviceIdentity(receiving: .generate(), signing: .generate())
@@ -54,6 +57,10 @@ package struct DeviceIdentity: Sendable {
             else { throw damaged("lastEnvelope") }
             lastEnvelope = (id, seconds)
         }
+        if let issued = json["lastIssued"] {
+            guard case .number(let text) = issued, let seconds = Int64(text) else { throw damaged("lastIssued") }
+            lastIssued = seconds
+        }
     }
 
     package var json: JSON {
@@ -78,6 +85,7 @@ package struct DeviceIdentity: Sendable {
                 JSON.Member("issued", .number(String(lastEnvelope.issued))),
             ])))
         }
+        if let lastIssued { members.append(JSON.Member("lastIssued", .number(String(lastIssued)))) }
         return .object(members)
     }
 }

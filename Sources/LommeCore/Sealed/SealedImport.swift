@@ -45,9 +45,12 @@ package struct SealedImport: Sendable {
         if let last = identity.lastEnvelope {
             if last.id == envelope.id {
                 alreadyImported = true
-            } else if envelope.issued < last.issued {
+            } else if envelope.issued <= last.issued {
+                // Strictly newer only: `issue` gives each code of an issuer a later second
+                // than the last, so an equal time is an older code of another issuer, or a
+                // replay of one from before that rule.
                 throw LommeError.refused(
-                    "this code was issued \(VaultContents.timestamp(Int(envelope.issued))), before the config stored now (issued \(VaultContents.timestamp(Int(last.issued)))); refusing to roll back — ask for a new code")
+                    "this code was issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.issued < last.issued ? "before" : "in the same second as") the config stored now (issued \(VaultContents.timestamp(Int(last.issued)))); refusing to roll back — ask for a new code")
             } else {
                 alreadyImported = false
             }

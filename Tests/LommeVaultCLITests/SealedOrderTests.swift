@@ -1,0 +1,27 @@
+import Foundation
+import LommeCore
+import LommeTestSupport
+import Testing
+
+/// Sealed codes issued one after another by the built binary, as fast as it runs (several
+/// fall in one second): each is newer than the last, so the child stores them in order and
+/// refuses any earlier one afterwards. Decoded with zbarimg.
+@Suite("Sealed codes in order (through the built binary)")
+struct SealedOrderTests {
+    typealias Device = SealedFlowTests.Device
+
+    @Test func codesIssuedInQuickSuccessionImportInOrderAndNeverBackwards() throws {
+        let box = CLI.Sandbox()
+        let child = try Device("child", in: box)
+        let parent = try Device("parent", in: box)
+        let codes = try (0..<3).map { try SealedAttackTests.issue(from: parent, to: child, in: box, name: "code\($0)") }
+        for (index, code) in codes.enumerated() {
+            let imported = child.run(["import", "--stdin", "--yes"], stdin: code)
+            #expect(imported.status == 0, "code \(index): \(imported.stderr)")
+        }
+        for (index, code) in codes.dropLast().enumerated() {
+            let replayed = child.run(["import", "--stdin", "--yes"], stdin: code)
+            #expect(replayed.status == 7 && replayed.stderr.contains("roll back"), "code \(index): \(replayed.stderr)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import LommeCore
+import LommeTestSupport
+import LommeVaultKit
+import Testing
+
+/// IssueService's whole flow (the config, the seal, the record) through the library, and
+/// the order of sealed codes: two codes of one issuer never compare equal, so a child
+/// stores only a strictly newer one.
+@Suite("IssueService")
+struct IssueServiceTests {
+    @Test func codesIssuedInOneSecondGetLaterTimesAndTheChildTakesOnlyNewer() throws {
+        let parent = ServiceBox(), child = ServiceBox()
+        let parentPW = parent.file("pw", servicePhrase), childPW = child.file("pw", servicePhrase)
+        let quiet = ScriptedInteraction()
+        _ = try Provisioning.createVault(parent.context(quiet), source: .file(parentPW), noPrompt: false, refusal: "")
+        let childKeys = try Provisioning.createVault(child.context(quiet), source: .file(childPW), noPrompt: false, refusal: "").identity
+        let configFile = parent.file("config.json", PlainPayload.encode(sampleConfig()))
+        let request = IssueService.Request(from: configFile, recipient: childKeys.receiving.publicKey, lifetime: 3600, checksums: false,
+                                           unlock: UnlockOptions(source: .file(parentPW)))
+        let now = Int64(time(nil))
+        // Three codes "in the same second".
+        let codes = try (0..<3).map { _ throws(LommeError) in try IssueService(parent.context(quiet)).run(request, now: now) }
+        #expect(codes.map(\.issued) == [now, now + 1, now + 2], "\(codes.map(\.issued))")
+        #expect(codes.allSatisfy { $0.config == sampleConfig() && $0.expires == $0.issued + 3600 })
+        let recorded = try Session.open(parent.context(quiet), UnlockOptions(source: .file(parentPW)), useKeyring: false).contents.deviceIdentity()
+        #expect(recorded?.lastIssued == now + 2)
+
+        func importing(_ code: IssueService.Issued) throws(LommeError) -> ImportService.Outcome {
+            try ImportService(child.context(ScriptedInteraction()), ImportServiceTests.request(childPW, yes: true)).run(Array(code.payload.utf8))
+        }
+        #expect(try importing(codes[0]) == .stored)
+        #expect(try importing(codes[1]) == .stored, "a code issued a moment later is newer")
+        // Back to the first: refused, and so is one of the same second from elsewhere.
+        let older = #expect(throws: LommeError.self) { _ = try importing(codes[0]) }
+        #expect(older?.code == .refused && older?.message.contains("roll back") == true)
+        let sameSecond = try Envelope.seal(sampleConfig(secret: "other"), to: childKeys.receiving.publicKey,
+                                           issuer: try IssueService(parent.context(quiet)).issuerKeys(UnlockOptions(source: .file(parentPW))),
+                                           now: codes[1].issued, lifetime: 3600)
+        let tie = #expect(throws: LommeError.self) {
+            _ = try ImportService(child.context(ScriptedInteraction()), ImportServiceTests.request(childPW, yes: true)).run(Array(sameSecond.utf8))
+        }
+        #expect(tie?.message.contains("in the same second as") == true, "\(String(describing: tie))")
+    }
+
+    @Test func aPlainCodeNeedsNoVault() throws {
+        let box = ServiceBox()
+        let file = box.file("config.json", PlainPayload.encode(sampleConfig()))
+        let issued = try IssueService(box.context(ScriptedInteraction(canAsk: false)))
+            .run(IssueService.Request(from: file, recipient: nil, lifetime: 60, checksums: false, unlock: UnlockOptions()), now: 5)
+        #expect(issued.payload == PlainPayload.encode(sampleConfig()) && issued.issuer == nil)
+        #expect(!FileManager.default.fileExists(atPath: box.vault))
+    }
+}
