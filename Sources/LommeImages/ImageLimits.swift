@@ -38,17 +38,9 @@ package enum ImageLimits {
         return line.isEmpty ? "the picture" : line
     }
 
-    /// Library messages and file names may hold control characters; a message is one line.
+    /// Library messages and file names may hold control characters; a message is one line:
+    /// each character the terminal cleaner (TerminalText) would escape becomes `?`.
     static func oneLine(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}"
-                || scalar == "\u{85}" {
-                out.unicodeScalars.append("?")
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        TerminalText.line(text, replacingWith: "?")
     }
 }

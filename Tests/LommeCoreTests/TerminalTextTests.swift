@@ -16,3 +16,16 @@ struct TerminalTextTests {
         #expect(TerminalText.line(once) == once)
     }
 }
+
+/// The one cleaner's second rendering: a placeholder instead of an escape, for file names
+/// inside library messages (ImageLimits.display), with exactly the same characters caught.
+@Suite("Terminal text: the placeholder rendering")
+struct TerminalTextPlaceholderTests {
+    @Test func theSameCharactersAreReplacedAsAreEscaped() {
+        let text = "a\nb\tc\u{1B}]0;x\u{07}d\u{9B}e\u{202E}f\u{200B}g æ😀"
+        let replaced = TerminalText.line(text, replacingWith: "?")
+        #expect(replaced == "a?b?c?]0;x?d?e?f?g æ😀")
+        let caught = text.unicodeScalars.filter { TerminalText.needsEscape($0) }.count
+        #expect(replaced.unicodeScalars.filter { $0 == "?" }.count == caught)
+    }
+}

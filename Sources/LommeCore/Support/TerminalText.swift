@@ -16,6 +16,15 @@ package enum TerminalText {
     /// For one line of a message or a listing: every control character escaped.
     package static func line(_ text: String) -> String { escaped(text, keepingLineBreaks: false) }
 
+    /// For one line where an escape would be noise (a file name inside a library's message):
+    /// every character `needsEscape` names becomes `placeholder` instead.
+    package static func line(_ text: String, replacingWith placeholder: Unicode.Scalar) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) }) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { output.append(needsEscape(scalar) ? placeholder : scalar) }
+        return String(output)
+    }
+
     /// For text of several lines: line breaks and tabs kept, every other control escaped.
     package static func lines(_ text: String) -> String { escaped(text, keepingLineBreaks: true) }
 
