@@ -6,15 +6,15 @@ import LommeScan
 extension ReceivingKey {
     /// The key in a photo of the QR code `lomme-vault key` shows.
     package init(photo: String) throws(LommeError) {
-        let found = try Scanner.scan(path: photo) { Bech32.decode($0.text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix) != nil }
+        let found = try Scanner.scan(path: photo) { ClassifiedPayload($0.bytes).kind == .receivingKey }
         var unusable: LommeError?
         for decoded in found {
-            do throws(LommeError) {
-                self = try ReceivingKey(text: decoded.text)
+            guard case .receivingKey(let key, let problem) = ClassifiedPayload(decoded.bytes).payload else { continue }
+            if let key {
+                self = key
                 return
-            } catch where error.message == ReceivingKey.unusableMessage {
-                unusable = error
-            } catch {}
+            }
+            if let problem, problem.message == ReceivingKey.unusableMessage { unusable = problem }
         }
         if let unusable { throw unusable }
         throw LommeError.refused("the QR code in \(photo) is not a lomme-vault receiving key; photograph the code `lomme-vault key` shows on the child's machine")

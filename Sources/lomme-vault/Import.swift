@@ -53,7 +53,7 @@ struct Import: ParsableCommand {
         request.allowPlain = allowPlain
         request.unlock = vault.unlockOptions
         let path = context.store.path
-        switch try ImportService(context, request).run(found.bytes) {
+        switch try ImportService(context, request).run(found.payload) {
         case .alreadyHeld: Terminal.info("The vault already holds this config; nothing changed.")
         case .alreadyImported: Terminal.info("This sealed code was imported already; nothing changed.")
         case .stored: Terminal.info("Stored in \(path).")

@@ -10,14 +10,15 @@ import LommeVaultKit
 enum PayloadInput {
     /// A payload and, for photos, which photo held it and what was said of those before it.
     struct Found {
-        var bytes: [UInt8]
+        /// What the payload is, decided once here as it is read.
+        var payload: ClassifiedPayload
         var notes: [String] = []
     }
 
     /// The payload's bytes: standard input (trailing white space dropped) or the first
     /// importable code found in the photos.
     static func read(photos: [String], stdin: Bool) throws(LommeError) -> Found {
-        if stdin { return Found(bytes: try standardInput()) }
+        if stdin { return Found(payload: ClassifiedPayload(try standardInput())) }
         var skipped: [LommeError] = []
         for (index, photo) in photos.enumerated() {
             do throws(LommeError) {
@@ -28,7 +29,7 @@ enum PayloadInput {
                     notes.append("Using the code in \(ImageLimits.display(photo))"
                         + (unread > 0 ? " (the first photo holding a config; \(unread) more not read)." : "."))
                 }
-                return Found(bytes: bytes, notes: notes)
+                return Found(payload: ClassifiedPayload(bytes), notes: notes)
             } catch where error.code == .unreadableImage || error.code == .refused {
                 skipped.append(error)
             }

@@ -54,7 +54,7 @@ struct Scan: ParsableCommand {
     }
 
     static func describe(_ decoded: Decoded, photo: String) -> String {
-        switch Payload.classify(decoded.bytes) {
+        switch ClassifiedPayload(decoded.bytes).payload {
         case .plain(let config, let problem):
             var lines = ["\(photo): plain config (holds the secret in clear)"] + config.summaryLines
             if let problem { lines.append("  warning: \(problem.message)") }
@@ -69,10 +69,11 @@ struct Scan: ParsableCommand {
                 """
         case .sealed(nil, let problem):
             return "\(photo): a sealed lomme-vault code that cannot be read: \(problem?.message ?? "damaged")\n"
+        case .receivingKey(let key?, _):
+            return "\(photo): a lomme-vault receiving key, fingerprint \(key.fingerprint)\n\(key.text)\n"
+        case .receivingKey(nil, let problem):
+            return "\(photo): a lomme-vault receiving key that cannot be used: \(problem?.message ?? "damaged")\n"
         case .other(let text):
-            if let key = try? ReceivingKey(text: text) {
-                return "\(photo): a lomme-vault receiving key, fingerprint \(key.fingerprint)\n\(key.text)\n"
-            }
             if let fields = SecretFields.summaryLines(text) {
                 let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"
                 return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(photo)`."]).joined(separator: "\n") + "\n"

@@ -24,4 +24,14 @@ struct SealedOrderTests {
             #expect(replayed.status == 7 && replayed.stderr.contains("roll back"), "code \(index): \(replayed.stderr)")
         }
     }
+
+    /// A receiving key given to import is named for what it is, not parsed as a config.
+    @Test func aReceivingKeyIsNotImportedAsAConfig() throws {
+        let box = CLI.Sandbox()
+        let child = try Device("child", in: box)
+        let before = readFile(box.path + "/child/vault")
+        expectRefusal(child.run(["import", "--stdin", "--yes"], stdin: child.key.text), 7, "receiving key")
+        let unchanged = readFile(box.path + "/child/vault") == before
+        #expect(unchanged)
+    }
 }

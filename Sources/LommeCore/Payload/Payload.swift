@@ -4,17 +4,20 @@ package enum Payload: Sendable {
     case plain(Config, problem: LommeError?)
     /// A sealed envelope (`LV2:…`); opening it needs the receiving device's key.
     case sealed(Envelope?, problem: LommeError?)
+    /// A device's receiving key (`lvk1…`, what `lomme-vault key` shows), for `issue --to`.
+    case receivingKey(ReceivingKey?, problem: LommeError?)
     /// Anything else: some other QR code.
     case other(String)
 
     /// The kind of payload a QR code's text is, decided here only (`classify`, the
     /// scanner's stop rule `isImportable` and `import` all ask this).
     package enum Kind: Sendable, Equatable {
-        case sealed, plain, other
+        case sealed, plain, receivingKey, other
     }
 
     package static func kind(of text: String) -> Kind {
         if Envelope.isEnvelope(text) { return .sealed }
+        if Bech32.decode(text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix) != nil { return .receivingKey }
         if PlainPayload.looksLikeConfig(text) { return .plain }
         return .other
     }
@@ -28,6 +31,13 @@ package enum Payload: Sendable {
                 return .sealed(try Envelope(text: text), problem: nil)
             } catch {
                 return .sealed(nil, problem: error)
+            }
+        }
+        if kind == .receivingKey {
+            do {
+                return .receivingKey(try ReceivingKey(text: text), problem: nil)
+            } catch {
+                return .receivingKey(nil, problem: error)
             }
         }
         if kind == .plain, let json = try? JSON.parse(bytes),
@@ -45,6 +55,26 @@ package enum Payload: Sendable {
 
     /// True for payloads a scan can stop at: something lomme-vault can import.
     package static func isImportable(_ bytes: [UInt8]) -> Bool {
-        kind(of: QRText.decode(bytes)) != .other
+        let kind = kind(of: QRText.decode(bytes))
+        return kind == .sealed || kind == .plain
     }
+}
+
+/// A payload's bytes with what they are, decided once (`Payload.kind(of:)`) where the
+/// payload is read — a photo's code or standard input — and handed on as it is: `import`,
+/// `scan` and `issue --to-image` take this, not bytes to look at again.
+package struct ClassifiedPayload: Sendable {
+    package let bytes: [UInt8]
+    /// The text as QR codes carry it (QRText: UTF-8, else Shift_JIS, else Latin-1).
+    package let text: String
+    package let kind: Payload.Kind
+
+    package init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        text = QRText.decode(bytes)
+        kind = Payload.kind(of: text)
+    }
+
+    /// The payload in full: the config, the envelope or the key, with any problem found.
+    package var payload: Payload { Payload.classify(bytes) }
 }

@@ -1,7 +1,8 @@
 import Glibc
 import LommeCore
 
-/// `import`: what a payload is (one place: `Payload.kind`), the checks (rules, issuer pin,
+/// `import`: a classified payload (what it is was decided once, where it was read:
+/// `ClassifiedPayload`), the checks (rules, issuer pin,
 /// replay, rollback, plain over pinned), the confirmation, and the store, with the sealed
 /// checks made again under the write lock against what the vault holds then.
 package struct ImportService {
@@ -30,11 +31,22 @@ package struct ImportService {
         self.request = request
     }
 
-    /// Imports a payload (a QR code's bytes, or standard input's).
-    package func run(_ payload: [UInt8]) throws(LommeError) -> Outcome {
-        let text = QRText.decode(payload)
-        if Payload.kind(of: text) == .sealed { return try importSealed(text) }
-        return try importPlain(PlainPayload.decode(payload, checksums: request.checksums))
+    /// Imports a payload (a QR code's, or standard input's).
+    package func run(_ payload: ClassifiedPayload) throws(LommeError) -> Outcome {
+        switch payload.kind {
+        case .sealed:
+            return try importSealed(payload.text)
+        case .receivingKey:
+            throw LommeError.refused("this is a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY`")
+        case .plain, .other:
+            // A plain config, or something that is not one: the plain rules say which and why.
+            return try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums))
+        }
+    }
+
+    /// `run(_:)` of raw bytes, classified here (the library's own callers and tests).
+    package func run(_ bytes: [UInt8]) throws(LommeError) -> Outcome {
+        try run(ClassifiedPayload(bytes))
     }
 
     func importPlain(_ config: Config) throws(LommeError) -> Outcome {
