@@ -3,13 +3,13 @@ import LommeCore
 /// "This vault has device keys": made when missing, then saved, in one place for `init`,
 /// `import` into no vault, `issue --to` (the signing key) and `key`.
 package enum Provisioning {
-    /// The device identity of `opened`; made and stored under the write lock when the vault
-    /// has none. `made` is true when it was made now.
     /// `deviceIdentity(_:)` of the vault `options` open (`key` on a vault made before its keys).
     package static func deviceIdentity(_ context: VaultContext, _ options: UnlockOptions) throws(LommeError) -> (identity: DeviceIdentity, made: Bool) {
         try deviceIdentity(Session.open(context, options))
     }
 
+    /// The device identity of `opened`; made and stored under the write lock when the vault
+    /// has none. `made` is true when it was made now.
     package static func deviceIdentity(_ opened: OpenedVault) throws(LommeError) -> (identity: DeviceIdentity, made: Bool) {
         if let identity = try opened.contents.deviceIdentity() { return (identity, false) }
         var made: DeviceIdentity?
