@@ -35,7 +35,7 @@ struct Init: ParsableCommand {
 
     func run() throws {
         let context = try vault.prepare()
-        let made = try Provisioning.createVault(context, source: vault.source, noPrompt: vault.noPrompt,
+        let made = try Provisioning(context).createVault(source: vault.source, noPrompt: vault.noPrompt,
                                                 refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file")
         let receiving = made.identity.receiving.publicKey
         Terminal.info("""

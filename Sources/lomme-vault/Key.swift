@@ -37,14 +37,14 @@ struct Key: ParsableCommand {
 
     func run() throws {
         let context = try vault.prepare()
-        let header = try Provisioning.publicKeys(context)
+        let header = try Provisioning(context).publicKeys()
         if issuer, let key = header?.issuer {
             return showIssuer(Fingerprint.of(key))
         }
         if !issuer, let bytes = header?.receiving, let key = ReceivingKey(bytes: bytes) {
             return try DeviceKeyOutput.show(key, output: output, textOnly: text)
         }
-        let (identity, made) = try Provisioning.deviceIdentity(context, vault.unlockOptions)
+        let (identity, made) = try Provisioning(context).deviceIdentity(vault.unlockOptions)
         if made { Terminal.info("Made this machine's keys and stored them in the vault.") }
         if issuer { return showIssuer(identity.signing.fingerprint) }
         try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text)

@@ -13,7 +13,7 @@ struct Status: ParsableCommand {
     @OptionGroup var vault: VaultLocation
 
     func run() throws {
-        let report = try VaultStatus.read(try vault.prepare())
+        let report = try StatusService(try vault.prepare()).run()
         Terminal.output(json ? report.json.text + "\n" : report.lines.map(TerminalText.line).joined(separator: "\n") + "\n")
         if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
     }

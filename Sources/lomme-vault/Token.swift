@@ -71,7 +71,7 @@ struct Token: ParsableCommand {
         let explicit = try TokenURLOption.resolve(givenURL?.text, option: givenURL?.option ?? "")
         let context = try vault.prepare()
         let total = Double(DurationText.parse(timeout)!)
-        let outcome = try TokenService.obtain(context, vault.unlockOptions, explicitURL: explicit, refresh: refresh,
+        let outcome = try TokenService(context).obtain(vault.unlockOptions, explicitURL: explicit, refresh: refresh,
                                               timeouts: .init(connect: 5, total: total))
         if json {
             let document = JSON.object([

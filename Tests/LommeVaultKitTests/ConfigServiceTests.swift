@@ -32,11 +32,11 @@ struct ConfigServiceTests {
         _ = try ImportService(context, ImportServiceTests.request(pw, yes: true)).run(Array(PlainPayload.encode(sampleConfig()).utf8))
         // The sample config has no tokenUrl: the service opened the vault and says what is missing.
         #expect(throws: LommeError.failure("no token URL: pass --token-url or put tokenUrl in the config")) {
-            _ = try TokenService.obtain(context, UnlockOptions(source: .file(pw)), explicitURL: nil, refresh: false)
+            _ = try TokenService(context).obtain(UnlockOptions(source: .file(pw)), explicitURL: nil, refresh: false)
         }
         let wrong = box.file("wrong", "not the passphrase at all\n")
         let error = #expect(throws: LommeError.self) {
-            _ = try TokenService.obtain(context, UnlockOptions(source: .file(wrong)), explicitURL: nil, refresh: false)
+            _ = try TokenService(context).obtain(UnlockOptions(source: .file(wrong)), explicitURL: nil, refresh: false)
         }
         #expect(error?.code == .wrongPassphrase)
     }

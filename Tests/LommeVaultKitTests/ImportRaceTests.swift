@@ -29,7 +29,7 @@ struct ImportRaceTests {
     @Test func anIssuerPinnedMeanwhileIsNotOverwritten() throws {
         let child = ServiceBox()
         let pw = child.file("pw", servicePhrase)
-        let keys = try Provisioning.createVault(child.context(ScriptedInteraction()), source: .file(pw), noPrompt: false, refusal: "").identity
+        let keys = try Provisioning(child.context(ScriptedInteraction())).createVault(source: .file(pw), noPrompt: false, refusal: "").identity
         let now = Int64(time(nil))
         let parent = SigningKeyPair.generate(), stranger = SigningKeyPair.generate()
         let parents = try Envelope.seal(sampleConfig(secret: "parent's"), to: keys.receiving.publicKey, issuer: parent, now: now, lifetime: 3600)

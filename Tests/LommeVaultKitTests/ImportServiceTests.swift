@@ -39,7 +39,7 @@ struct ImportServiceTests {
     @Test func noAnswerMeansNothingStored() throws {
         let box = ServiceBox()
         let pw = box.file("pw", servicePhrase)
-        _ = try Provisioning.createVault(box.context(ScriptedInteraction()), source: .file(pw), noPrompt: false, refusal: "")
+        _ = try Provisioning(box.context(ScriptedInteraction())).createVault(source: .file(pw), noPrompt: false, refusal: "")
         let before = readFile(box.vault)
         let asked = ScriptedInteraction([.no])
         #expect(throws: LommeError.self) { try ImportService(box.context(asked), Self.request(pw)).run(Array(PlainPayload.encode(sampleConfig()).utf8)) }
@@ -57,8 +57,8 @@ struct ImportServiceTests {
         let parent = ServiceBox(), child = ServiceBox()
         let parentPW = parent.file("pw", servicePhrase), childPW = child.file("pw", servicePhrase)
         let quiet = ScriptedInteraction()
-        _ = try Provisioning.createVault(parent.context(quiet), source: .file(parentPW), noPrompt: false, refusal: "")
-        let childKeys = try Provisioning.createVault(child.context(quiet), source: .file(childPW), noPrompt: false, refusal: "").identity
+        _ = try Provisioning(parent.context(quiet)).createVault(source: .file(parentPW), noPrompt: false, refusal: "")
+        let childKeys = try Provisioning(child.context(quiet)).createVault(source: .file(childPW), noPrompt: false, refusal: "").identity
         let issuer = try IssueService(parent.context(quiet)).issuerKeys(UnlockOptions(source: .file(parentPW)))
         let now = Int64(time(nil))
         func code(_ config: Config, issued: Int64) throws -> [UInt8] {

@@ -13,8 +13,8 @@ struct IssueServiceTests {
         let parent = ServiceBox(), child = ServiceBox()
         let parentPW = parent.file("pw", servicePhrase), childPW = child.file("pw", servicePhrase)
         let quiet = ScriptedInteraction()
-        _ = try Provisioning.createVault(parent.context(quiet), source: .file(parentPW), noPrompt: false, refusal: "")
-        let childKeys = try Provisioning.createVault(child.context(quiet), source: .file(childPW), noPrompt: false, refusal: "").identity
+        _ = try Provisioning(parent.context(quiet)).createVault(source: .file(parentPW), noPrompt: false, refusal: "")
+        let childKeys = try Provisioning(child.context(quiet)).createVault(source: .file(childPW), noPrompt: false, refusal: "").identity
         let configFile = parent.file("config.json", PlainPayload.encode(sampleConfig()))
         let request = IssueService.Request(from: configFile, recipient: childKeys.receiving.publicKey, lifetime: 3600, checksums: false,
                                            unlock: UnlockOptions(source: .file(parentPW)))

@@ -23,7 +23,7 @@ struct ProvisioningTests {
     @Test func noPromptWithoutAPassphraseSourceCreatesNothing() throws {
         let box = ServiceBox()
         do {
-            _ = try Provisioning.createVault(box.context(ScriptedInteraction()), source: .terminal, noPrompt: true, refusal: "no prompt")
+            _ = try Provisioning(box.context(ScriptedInteraction())).createVault(source: .terminal, noPrompt: true, refusal: "no prompt")
             Issue.record("created a vault")
         } catch {
             #expect(error.code == .locked && error.message == "no prompt")

@@ -9,7 +9,7 @@ import Testing
 struct UnlockServiceTests {
     static func vault(_ box: ServiceBox) throws -> String {
         let pw = box.file("pw", servicePhrase)
-        _ = try Provisioning.createVault(box.context(ScriptedInteraction()), source: .file(pw), noPrompt: false, refusal: "")
+        _ = try Provisioning(box.context(ScriptedInteraction())).createVault(source: .file(pw), noPrompt: false, refusal: "")
         return pw
     }
 

@@ -12,7 +12,7 @@ struct VaultWriteCheckTests {
     func made(_ box: ServiceBox) throws -> (store: VaultStore, key: SecureBytes, vault: [UInt8], bak: [UInt8]) {
         let pw = box.file("pw", servicePhrase)
         let context = box.context(ScriptedInteraction())
-        _ = try Provisioning.createVault(context, source: .file(pw), noPrompt: false, refusal: "")
+        _ = try Provisioning(context).createVault(source: .file(pw), noPrompt: false, refusal: "")
         let store = context.store
         let sealed = try VaultFormat.parse(try store.read())
         let key = try VaultFormat.key(sealed, passphrase: SecureBytes(copying: Array(servicePhrase.utf8)))?.key

@@ -18,7 +18,7 @@ package struct ConfigService {
     package func configAndToken(_ options: UnlockOptions, explicitURL: TokenURL?) throws(LommeError) -> (config: Config, token: TokenService.Outcome) {
         let opened = try Session.open(context, options)
         let config = try Self.config(opened)
-        return (config, try TokenService.obtain(context, opened, config: config, explicitURL: explicitURL, refresh: false))
+        return (config, try TokenService(context).obtain(opened, config: config, explicitURL: explicitURL, refresh: false))
     }
 
     static func config(_ opened: OpenedVault) throws(LommeError) -> Config {

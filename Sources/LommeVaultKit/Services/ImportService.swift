@@ -71,7 +71,7 @@ package struct ImportService {
         context.interaction.notice("There is no vault at \(store.path) yet; creating it.")
         var contents = VaultContents()
         contents.store(config, source: .plain, now: contents.created)
-        _ = try Provisioning.createVault(context, contents: contents, source: request.unlock.source, noPrompt: request.unlock.noPrompt,
+        _ = try Provisioning(context).createVault(contents: contents, source: request.unlock.source, noPrompt: request.unlock.noPrompt,
                                          refusal: "--no-prompt: give the new vault's passphrase with --passphrase-fd or --passphrase-file")
         return .created
     }

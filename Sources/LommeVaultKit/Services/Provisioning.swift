@@ -2,10 +2,16 @@ import LommeCore
 
 /// "This vault has device keys": made when missing, then saved, in one place for `init`,
 /// `import` into no vault, `issue --to` (the signing key) and `key`.
-package enum Provisioning {
+package struct Provisioning {
+    package let context: VaultContext
+
+    package init(_ context: VaultContext) {
+        self.context = context
+    }
+
     /// `deviceIdentity(_:)` of the vault `options` open (`key` on a vault made before its keys).
-    package static func deviceIdentity(_ context: VaultContext, _ options: UnlockOptions) throws(LommeError) -> (identity: DeviceIdentity, made: Bool) {
-        try deviceIdentity(Session.open(context, options))
+    package func deviceIdentity(_ options: UnlockOptions) throws(LommeError) -> (identity: DeviceIdentity, made: Bool) {
+        try Self.deviceIdentity(Session.open(context, options))
     }
 
     /// The device identity of `opened`; made and stored under the write lock when the vault
@@ -24,7 +30,7 @@ package enum Provisioning {
     /// locked vault. Unauthenticated until the next open, whose key check covers them: a key
     /// swapped in the file makes that open fail (exit 5). With an unlocked session the check
     /// is made now. Nil for a version 1 file.
-    package static func publicKeys(_ context: VaultContext) throws(LommeError) -> VaultPublicKeys? {
+    package func publicKeys() throws(LommeError) -> VaultPublicKeys? {
         let sealed = try VaultFormat.parse(try context.store.read())
         guard let keys = sealed.publicKeys else { return nil }
         if let (master, _) = Session.fromKeyring(context, sealed, refresh: false) {
@@ -35,8 +41,8 @@ package enum Provisioning {
 
     /// A new vault holding `contents` and device keys, sealed under a new passphrase from
     /// `source` (asked twice through the interaction when it is the terminal).
-    package static func createVault(_ context: VaultContext, contents: VaultContents = VaultContents(), source: PassphraseSource,
-                                    noPrompt: Bool, refusal: String) throws(LommeError)
+    package func createVault(contents: VaultContents = VaultContents(), source: PassphraseSource,
+                             noPrompt: Bool, refusal: String) throws(LommeError)
         -> (identity: DeviceIdentity, limits: KDFLimits, seconds: Double)
     {
         if noPrompt && source == .terminal {

@@ -3,7 +3,13 @@ import LommeCore
 /// "Give me an access token for this vault": the cached one while it is valid and the
 /// vault is unlocked (a session; a passphrase given now neither reads nor fills the
 /// cache), else the client-credentials grant with the config's id and secret.
-package enum TokenService {
+package struct TokenService {
+    package let context: VaultContext
+
+    package init(_ context: VaultContext) {
+        self.context = context
+    }
+
     package struct Timeouts: Sendable {
         package var connect: Double
         package var total: Double
@@ -27,10 +33,10 @@ package enum TokenService {
 
     /// `token`: opens the vault (its session, or a passphrase from `options`) and obtains
     /// a token for its config.
-    package static func obtain(_ context: VaultContext, _ options: UnlockOptions, explicitURL: TokenURL?, refresh: Bool,
-                              timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
+    package func obtain(_ options: UnlockOptions, explicitURL: TokenURL?, refresh: Bool,
+                        timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
         let opened = try Session.open(context, options)
-        return try obtain(context, opened, config: ConfigService.config(opened), explicitURL: explicitURL, refresh: refresh, timeouts: timeouts)
+        return try obtain(opened, config: ConfigService.config(opened), explicitURL: explicitURL, refresh: refresh, timeouts: timeouts)
     }
 
     /// - Parameters:
@@ -40,8 +46,8 @@ package enum TokenService {
     ///   - config: the config `opened` holds.
     ///   - explicitURL: `--token-url`, already checked; nil means the config's `tokenUrl`.
     ///   - refresh: skip (and drop) the cached token.
-    package static func obtain(_ context: VaultContext, _ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
-                              timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
+    package func obtain(_ opened: OpenedVault, config: Config, explicitURL: TokenURL?, refresh: Bool,
+                        timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
         let fingerprint = TokenCache.fingerprint(opened.sealed.bytes)
         let vaultID = Session.vaultID(salt: opened.sealed.salt)
         let description = TokenCache.description(vaultID: vaultID, url: explicitURL?.text)
@@ -56,7 +62,7 @@ package enum TokenService {
                 return Outcome(token: entry.token, remaining: entry.token.expiresIn, fromCache: true)
             }
         } catch {
-            tellUnavailable(error, context)
+            Self.tellUnavailable(error, context)
             cacheUsable = false
         }
 
@@ -69,7 +75,7 @@ package enum TokenService {
             throw LommeError.failure("no token URL: pass --token-url or put tokenUrl in the config")
         }
         let requested = TokenCache.nowMilliseconds()
-        let token = try fetch(url, config: config, timeouts: timeouts)
+        let token = try Self.fetch(url, config: config, timeouts: timeouts)
         var remaining = token.expiresIn
         if cacheUsable, let key, let session {
             do {
@@ -78,7 +84,7 @@ package enum TokenService {
                     remaining = entry.remaining()
                 }
             } catch {
-                tellUnavailable(error, context)
+                Self.tellUnavailable(error, context)
             }
         }
         return Outcome(token: token, remaining: remaining, fromCache: false)
