@@ -42,7 +42,7 @@ struct SlotKindName: ExpressibleByArgument, CustomStringConvertible {
             throw ValidationError("\(command) \(kind.name) takes no argument (got \"\(TerminalText.line(argument))\")")
         }
         for option in SlotOption.allCases where given[option] != nil && !kind.options.contains(option) {
-            throw ValidationError("\(given[option]!) goes with \(SlotKinds.list(SlotKinds.all.filter { $0.options.contains(option) }.map { $0.name })), not \(kind.name)")
+            throw ValidationError("\(given[option]!): only with \(SlotKinds.list(SlotKinds.all.filter { $0.options.contains(option) }.map { $0.name })), not \(kind.name)")
         }
     }
 }

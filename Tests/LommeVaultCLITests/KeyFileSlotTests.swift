@@ -129,7 +129,7 @@ struct KeyFileSlotTests {
 
     @Test func forceAndPINGoWithTPM2Only() throws {
         let box = CLI.Sandbox()
-        expectRefusal(CLI.run(["enroll", "keyfile", box.path + "/k", "--force", "--vault", box.vault]), 64, "--force goes with tpm2")
-        expectRefusal(CLI.run(["unlock", "--with", "keyfile", box.path + "/k", "--pin-file", box.path + "/p", "--vault", box.vault]), 64, "goes with tpm2")
+        expectRefusal(CLI.run(["enroll", "keyfile", box.path + "/k", "--force", "--vault", box.vault]), 64, "--force: only with tpm2, not keyfile")
+        expectRefusal(CLI.run(["unlock", "--with", "keyfile", box.path + "/k", "--pin-file", box.path + "/p", "--vault", box.vault]), 64, "only with tpm2, not keyfile")
     }
 }
