@@ -44,11 +44,20 @@ struct Issue: ParsableCommand {
     @Flag(name: .long, help: "Skip the check-digit rules (for test numbers); the other rules still apply.")
     var noCheck = false
 
-    @Option(name: .long, help: ArgumentHelp("Seal the code to this receiving key (lvk1…, from `lomme-vault key`).", valueName: "KEY"))
+    @Option(name: .long, help: ArgumentHelp("Seal the code to this child (a name from `lomme-vault child list`) or receiving key (lvk1…, from `lomme-vault key`).", valueName: "NAME|KEY"))
     var to: String?
 
     @Option(name: .customLong("to-image"), help: ArgumentHelp("Seal the code to the receiving key in this photo of `lomme-vault key`'s QR code.", valueName: "PHOTO"))
     var toImage: String?
+
+    @Flag(name: .customLong("all"), help: "Seal a fresh code to every child (`lomme-vault child list`).")
+    var all = false
+
+    @Option(name: .customLong("output-dir"), help: ArgumentHelp("With --all: write DIR/NAME.png for each child instead of showing the codes.", valueName: "DIR"))
+    var outputDir: String?
+
+    @Flag(name: .customLong("dry-run"), help: "With --all: list who would get a code, and why; issue nothing.")
+    var dryRun = false
 
     @Option(name: .long, help: ArgumentHelp("How long a sealed code stays valid: 30m, 24h, 7d (at most 30d).", valueName: "DURATION"))
     var expires: String = "24h"
@@ -59,7 +68,10 @@ struct Issue: ParsableCommand {
     static let longestExpiry: UInt32 = 30 * 86400
 
     func validate() throws {
-        if to != nil && toImage != nil { throw ValidationError("give --to or --to-image, not both") }
+        if [to != nil, toImage != nil, all].filter({ $0 }).count > 1 { throw ValidationError("give one of --to, --to-image and --all") }
+        if outputDir != nil && !all { throw ValidationError("--output-dir goes with --all (one code: --output FILE.png)") }
+        if dryRun && !all { throw ValidationError("--dry-run goes with --all") }
+        if all && output != nil { throw ValidationError("--all writes one file per child: give --output-dir DIR, not --output") }
         _ = try DurationOption.seconds(expires, option: "--expires", atMost: Self.longestExpiry)
         if let output, !output.lowercased().hasSuffix(".png"), !output.lowercased().hasSuffix(".svg") {
             throw ValidationError("--output must end in .png or .svg")
@@ -68,42 +80,50 @@ struct Issue: ParsableCommand {
 
     func run() throws {
         Hardening.apply()  // secrets are in memory from here on: no core dumps
-        let recipient = try to.map { try ReceivingKey(text: $0) } ?? toImage.map { try ReceivingKey(photo: $0) }
         let lifetime = Int64(DurationText.parse(expires)!)
+        if all { return try IssueAll(issue: self, lifetime: lifetime).run() }
+        let recipient: IssueService.Recipient = try to.map { .named($0) } ?? toImage.map { .key(try ReceivingKey(photo: $0)) } ?? .plain
+        let sealed = to != nil || toImage != nil
         let request = IssueService.Request(from: from, recipient: recipient, lifetime: lifetime, checksums: !noCheck, unlock: vault.unlockOptions)
         // A plain code needs no vault: where none can be named (no HOME), its path is unused.
-        let context = try recipient == nil ? (try? vault.prepare()) ?? VaultContext(
+        let context = try sealed ? vault.prepare() : (try? vault.prepare()) ?? VaultContext(
             settings: VaultSettings(store: VaultStore(path: "/"), kdf: nil, keyring: Keyring(off: true), tpm: nil),
-            interaction: TerminalInteraction()) : vault.prepare()
+            interaction: TerminalInteraction())
         let issued = try IssueService(context).run(request, now: Int64(time(nil)))
-        let (payload, config, issuer) = (issued.payload, issued.config, issued.issuer)
-        let level = level ?? (recipient == nil ? .H : .M)
-        let code = try IssuedCode(payload: payload, level: level)
+        let level = level ?? (sealed ? .M : .H)
+        let code = try IssuedCode(payload: issued.payload, level: level)
         if let output {
-            try FileIO.replace(output, with: code.fileBytes(for: output), mode: recipient == nil ? 0o600 : 0o644)
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: sealed ? 0o644 : 0o600)
         }
-        let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(level.rawValue)"
-        var lines = [""]
-        if let recipient, let issuer {
-            let expiry = VaultContents.timestamp(Int(issued.expires))
-            lines.append("Sealed to receiving key \(recipient.fingerprint), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
-            lines += config.summaryLines
-            lines.append("")
-            lines.append("Issuer fingerprint: \(issuer.fingerprint)")
-            lines.append("Only that device can open it, and only it sees who issued it. On first import the child's device shows the issuer fingerprint and pins it: tell the child to compare it with the one above (or to import with --expect-issuer \(issuer.fingerprint)).")
-        } else {
-            lines.append("Plain config (\(shape)):")
-            lines += config.summaryLines
-            lines.append("")
-            lines.append("Warning: this code holds the client secret and national id in clear. Anyone who sees or photographs it can use them; show it only to the child's device, or seal it with --to.")
-        }
+        var lines = [""] + Self.summary(issued, code: code)
         if let output {
-            lines.append("Wrote \(output) (mode \(recipient == nil ? "0600" : "0644")).")
+            lines.append("Wrote \(output) (mode \(sealed ? "0644" : "0600")).")
             Terminal.info(lines.joined(separator: "\n"))
         } else {
             // The summary goes under the code, and the window must hold both.
             try TerminalCode.show(code, note: lines.joined(separator: "\n"))
         }
+    }
+
+    /// What is said about a code: its kind, recipient, expiry, fields (the secret masked).
+    static func summary(_ issued: IssueService.Issued, code: IssuedCode) -> [String] {
+        let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(code.matrix.level.rawValue)"
+        var lines: [String] = []
+        if let recipient = issued.recipient, let issuer = issued.issuer {
+            let expiry = VaultContents.timestamp(Int(issued.expires))
+            let whom = issued.child.map { "\($0) (receiving key \(recipient.fingerprint))" } ?? "receiving key \(recipient.fingerprint)"
+            lines.append("Sealed to \(whom), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
+            lines += issued.config.summaryLines
+            lines.append("")
+            lines.append("Issuer fingerprint: \(issuer.fingerprint)")
+            lines.append("Only that device can open it, and only it sees who issued it. On first import the child's device shows the issuer fingerprint and pins it: tell the child to compare it with the one above (or to import with --expect-issuer \(issuer.fingerprint)).")
+        } else {
+            lines.append("Plain config (\(shape)):")
+            lines += issued.config.summaryLines
+            lines.append("")
+            lines.append("Warning: this code holds the client secret and national id in clear. Anyone who sees or photographs it can use them; show it only to the child's device, or seal it with --to.")
+        }
+        return lines
     }
 }
 

@@ -41,5 +41,6 @@ struct Unlock: ParsableCommand {
         let left = DurationText.format(unlocked.deadline > now ? unlocked.deadline - now : 0)
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase, starts a new 12h)" : "in 12h at the latest"
         Terminal.info("Unlocked \(context.store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
+        if let warning = unlocked.warning { Terminal.error(warning) }
     }
 }

@@ -16,7 +16,7 @@ struct IssueServiceTests {
         _ = try Provisioning(parent.context(quiet)).createVault(source: .file(parentPW), noPrompt: false, refusal: "")
         let childKeys = try Provisioning(child.context(quiet)).createVault(source: .file(childPW), noPrompt: false, refusal: "").identity
         let configFile = parent.file("config.json", PlainPayload.encode(sampleConfig()))
-        let request = IssueService.Request(from: configFile, recipient: childKeys.receiving.publicKey, lifetime: 3600, checksums: false,
+        let request = IssueService.Request(from: configFile, recipient: .key(childKeys.receiving.publicKey), lifetime: 3600, checksums: false,
                                            unlock: UnlockOptions(source: .file(parentPW)))
         let now = Int64(time(nil))
         // Three codes "in the same second".
@@ -47,7 +47,7 @@ struct IssueServiceTests {
         let box = ServiceBox()
         let file = box.file("config.json", PlainPayload.encode(sampleConfig()))
         let issued = try IssueService(box.context(ScriptedInteraction(canAsk: false)))
-            .run(IssueService.Request(from: file, recipient: nil, lifetime: 60, checksums: false, unlock: UnlockOptions()), now: 5)
+            .run(IssueService.Request(from: file, recipient: .plain, lifetime: 60, checksums: false, unlock: UnlockOptions()), now: 5)
         #expect(issued.payload == PlainPayload.encode(sampleConfig()) && issued.issuer == nil)
         #expect(!FileManager.default.fileExists(atPath: box.vault))
     }

@@ -10,6 +10,8 @@ GET  /accounts/ a bank-shaped accounts API protected by Authlib's ResourceProtec
                 header customerId to equal the configured customer.
 GET  /stats     {"token_requests": n, "accounts_requests": n}: what the tests count.
 POST /revoke-all  revokes every token issued so far (a bank that forgot its tokens).
+POST /renew-secret  {"client_id": …, "client_secret": …}: the client's secret becomes this
+                one; the old one is refused from then on (the bank's "order a new secret").
 POST /broken/KIND  token endpoints that misbehave on purpose: 500, malformed, no-token,
                 html, slow, huge, mac (a non-Bearer token type).
 
@@ -195,6 +197,18 @@ def revoke_all():
     for token in tokens.values():
         token.revoked = True
     return jsonify({"revoked": len(tokens)})
+
+
+@app.route("/renew-secret", methods=["POST"])
+def renew_secret():
+    """The bank's "order a new secret": the client's old secret stops working at once.
+    Body: {"client_id": "...", "client_secret": "the new one"} (never in the URL)."""
+    body = request.get_json(force=True)
+    client = clients.get(body.get("client_id"))
+    if client is None or not body.get("client_secret"):
+        return jsonify({"error": "unknown client"}), 404
+    client.client_secret = body["client_secret"]
+    return jsonify({"renewed": client.client_id})
 
 
 @app.route("/stats", methods=["GET"])

@@ -13,7 +13,7 @@ package struct Config: Sendable, Equatable {
     package static let fieldNames = ["clientId", "clientSecret", "userId", "accountNr"]
     /// Optional fields the tool knows by name (the token endpoint, a label), after the four
     /// in `knownFieldNames`, which shell completion offers for `get`.
-    package static let optionalFieldNames = ["name", "tokenUrl"]
+    package static let optionalFieldNames = ["name", "tokenUrl", "secretExpires"]
     package static var knownFieldNames: [String] { fieldNames + optionalFieldNames }
 
     package init(clientId: String, clientSecret: String, userId: String, accountNr: String, extras: [JSON.Member] = []) {
@@ -132,6 +132,8 @@ extension Config {
             }
             if case .string(let text) = member.value {
                 try Config.check(extra: member.key, text)
+            } else if member.key == SecretExpiry.field {
+                throw LommeError.refused("secretExpires must be a date written YYYY-MM-DD in a JSON string, as \"2027-02-24\"")
             }
         }
         guard checksums else { return }
@@ -181,6 +183,7 @@ extension Config {
         if text.unicodeScalars.contains(where: { $0.value == 0 }) {
             throw refuse("the field \(JSON.printable(name)) holds a NUL character")
         }
+        if name == SecretExpiry.field { try SecretExpiry.check(text) }
     }
 
     private static func refuse(_ message: String) -> LommeError { LommeError.refused(message) }

@@ -17,6 +17,9 @@ package struct DeviceIdentity: Sendable {
     /// The issue time of the last sealed code this device issued: the next one is issued
     /// at least a second later, so two codes of one issuer never compare equal.
     package var lastIssued: Int64?
+    /// Members this version does not know, kept as they are.
+    package var unknown: [JSON.Member] = []
+    static let known: Set<String> = ["receiving", "signing", "issuer", "lastEnvelope", "lastIssued"]
 
     package static func generate() -> DeviceIdentity {
         DeviceIdentity(receiving: .generate(), signing: .generate())
@@ -61,6 +64,7 @@ package struct DeviceIdentity: Sendable {
             guard case .number(let text) = issued, let seconds = Int64(text) else { throw damaged("lastIssued") }
             lastIssued = seconds
         }
+        if case .object(let members) = json { unknown = members.filter { !DeviceIdentity.known.contains($0.key) } }
     }
 
     package var json: JSON {
@@ -86,7 +90,7 @@ package struct DeviceIdentity: Sendable {
             ])))
         }
         if let lastIssued { members.append(JSON.Member("lastIssued", .number(String(lastIssued)))) }
-        return .object(members)
+        return .object(members + unknown)
     }
 }
 

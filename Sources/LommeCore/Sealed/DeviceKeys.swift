@@ -26,6 +26,9 @@ package struct ReceivingKey: Sendable, Equatable {
     package static let unusableMessage =
         "the receiving key is not a usable X25519 key (all zeros or a low-order point, which would give a code anyone can read or no one can open); copy the key again from `lomme-vault key` on the child's device"
 
+    /// False for a key no one can receive with (all zeros, a low-order point).
+    package var isUsable: Bool { PublicKeyCrypto.isUsableBoxKey(bytes) }
+
     package var text: String { Bech32.encode(prefix: ReceivingKey.textPrefix, data: bytes) }
 
     /// The id an envelope names its recipient by.

@@ -6,6 +6,8 @@ package enum ConfigSource: Sendable, Equatable {
     case sealed(issuer: [UInt8])
     /// A plain code: anyone could have made it.
     case plain
+    /// Changed on this machine with `lomme-vault set` after it was stored.
+    case local
 
     static let key = "source"
 
@@ -13,6 +15,8 @@ package enum ConfigSource: Sendable, Equatable {
         switch json["kind"]?.stringValue {
         case "plain"?:
             self = .plain
+        case "local"?:
+            self = .local
         case "sealed"?:
             guard let hex = json["issuer"]?.stringValue, let key = Sodium.unhex(hex), key.count == PublicKeyCrypto.signPublicKeySize else {
                 return nil
@@ -26,6 +30,7 @@ package enum ConfigSource: Sendable, Equatable {
     var json: JSON {
         switch self {
         case .plain: .object([JSON.Member("kind", .string("plain"))])
+        case .local: .object([JSON.Member("kind", .string("local"))])
         case .sealed(let issuer): .object([JSON.Member("kind", .string("sealed")), JSON.Member("issuer", .string(Sodium.hex(issuer)))])
         }
     }
@@ -34,6 +39,7 @@ package enum ConfigSource: Sendable, Equatable {
     package var description: String {
         switch self {
         case .plain: "a plain code (unauthenticated: anyone who had the QR code could have made it)"
+        case .local: "typed on this machine (`lomme-vault set` changed a field of it)"
         case .sealed(let issuer): "sealed by \(Fingerprint.of(issuer))"
         }
     }
@@ -42,6 +48,7 @@ package enum ConfigSource: Sendable, Equatable {
     package var statusJSON: JSON {
         switch self {
         case .plain: .object([JSON.Member("kind", .string("plain"))])
+        case .local: .object([JSON.Member("kind", .string("local"))])
         case .sealed(let issuer): .object([JSON.Member("kind", .string("sealed")), JSON.Member("issuer", .string(Fingerprint.of(issuer)))])
         }
     }

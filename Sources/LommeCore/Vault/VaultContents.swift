@@ -11,6 +11,8 @@ package struct VaultContents: Sendable, Equatable {
     package var device: JSON
     /// Where `config` came from; nil when a version before this was recorded stored it.
     package var source: ConfigSource?
+    /// The parent's side: children, the issue record (empty on a child's vault).
+    package var household: Household
     /// Keys this version does not know, in their order.
     package var unknown: [JSON.Member]
 
@@ -26,6 +28,7 @@ package struct VaultContents: Sendable, Equatable {
         updated = now
         previous = nil
         device = .object([])
+        household = Household()
         unknown = []
     }
 
@@ -34,12 +37,13 @@ package struct VaultContents: Sendable, Equatable {
         if let old = self.config {
             previous = Previous(config: old, updated: updated, replaced: now)
         }
+        if self.config?.clientSecret != config.clientSecret { household.secretSet = now }
         self.config = config
         self.source = source
         updated = now
     }
 
-    static let known: Set<String> = ["version", "config", "created", "updated", "previous", "device"]
+    static let known: Set<String> = ["version", "config", "created", "updated", "previous", "device", Household.key]
 
     package var json: JSON {
         var members = [JSON.Member("version", .number("1"))]
@@ -55,6 +59,7 @@ package struct VaultContents: Sendable, Equatable {
         }
         members.append(JSON.Member("device", device))
         if let source { members.append(JSON.Member(ConfigSource.key, source.json)) }
+        if !household.isEmpty { members.append(JSON.Member(Household.key, household.json)) }
         return .object(members + unknown)
     }
 
@@ -104,6 +109,7 @@ package struct VaultContents: Sendable, Equatable {
             previous = nil
         }
         device = json["device"] ?? .object([])
+        household = try json[Household.key].map { (section) throws(LommeError) in try Household(json: section) } ?? Household()
         // A source this version does not understand is kept as it is, like any unknown key.
         let source = json[ConfigSource.key].flatMap(ConfigSource.init(json:))
         self.source = source

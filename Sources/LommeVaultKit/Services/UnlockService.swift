@@ -16,6 +16,8 @@ package struct UnlockService {
         /// True when a live session was kept (its end not moved), false when a passphrase
         /// proven now set a new 12 h end.
         package var keptLiveSession: Bool
+        /// The secret-expiry warning of the stored config, if its day is near or past.
+        package var warning: String? = nil
     }
 
     /// Keeps the vault's key in the keyring for `idle` seconds of non-use. A live session
@@ -52,7 +54,9 @@ package struct UnlockService {
         if let slot { SlotUse.note(context.store, slot: slot, key: master) }
         do {
             let deadline = try Session.store(context.keyring, sealed, master: master, idle: idle, deadline: liveDeadline)
-            return Unlocked(deadline: deadline, keptLiveSession: liveDeadline != nil)
+            let contents = try? VaultContents(plaintext: VaultFormat.open(sealed, master: master))
+            return Unlocked(deadline: deadline, keptLiveSession: liveDeadline != nil,
+                            warning: contents?.secretWarning(now: Int64(time(nil))))
         } catch {
             throw LommeError.failure("\(error.summary), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
         }

@@ -1,3 +1,4 @@
+import Glibc
 import LommeCore
 
 /// "Give me an access token for this vault": the cached one while it is valid and the
@@ -36,7 +37,9 @@ package struct TokenService {
     package func obtain(_ options: UnlockOptions, explicitURL: TokenURL?, refresh: Bool,
                         timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
         let opened = try Session.open(context, options)
-        return try obtain(opened, config: ConfigService.config(opened), explicitURL: explicitURL, refresh: refresh, timeouts: timeouts)
+        let config = try ConfigService.config(opened)
+        if let warning = opened.contents.secretWarning(now: Int64(time(nil))) { context.interaction.notice(warning) }
+        return try obtain(opened, config: config, explicitURL: explicitURL, refresh: refresh, timeouts: timeouts)
     }
 
     /// - Parameters:

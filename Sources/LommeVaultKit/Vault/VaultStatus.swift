@@ -26,6 +26,14 @@ package struct VaultStatus: Sendable {
     package var source: ConfigSource?
     /// The key slots (a version 1 file: its one passphrase).
     package var slots: [SlotService.Info] = []
+    /// The stored secret, masked, and when it was set.
+    package var secret: (masked: String, set: String?)?
+    /// A parent's children and how many of them have no code with the current secret.
+    package var children: (count: Int, notCurrent: Int)?
+    /// When the stored config was issued (a sealed code), by whom.
+    package var issued: (seconds: Int64, issuer: String)?
+    /// The secret-expiry warning (stderr).
+    package var warning: String?
 
     package static func read(_ context: VaultContext) throws(LommeError) -> VaultStatus {
         let store = context.store
@@ -62,7 +70,18 @@ package struct VaultStatus: Sendable {
                 status.receivingKey = identity.receiving.publicKey.fingerprint
                 status.signingKey = identity.signing.fingerprint
                 status.pinnedIssuer = identity.pinnedIssuer.map(Fingerprint.of)
+                if case .sealed(let issuer)? = contents.source, let last = identity.lastEnvelope {
+                    status.issued = (last.issued, Fingerprint.of(issuer))
+                }
             }
+            if let config = contents.config {
+                status.secret = (Config.maskedSecret(config.clientSecret), contents.household.secretSet)
+            }
+            let household = contents.household
+            if !household.children.isEmpty {
+                status.children = (household.children.count, household.children.filter { !household.isCurrent($0, config: contents.config) }.count)
+            }
+            status.warning = contents.secretWarning(now: Int64(time(nil)))
         }
         return status
     }
@@ -90,6 +109,18 @@ package struct VaultStatus: Sendable {
         else if exists { out.append(row("fields", "(unlock to list them)")) }
         if let fields, !fields.isEmpty {
             out.append(row("source", source?.description ?? "not recorded (stored by an older lomme-vault)"))
+        }
+        if let issued {
+            let age = Int64(time(nil)) - issued.seconds
+            out.append(row("issued", "\(VaultContents.timestamp(Int(issued.seconds))) by \(issued.issuer) (\(DurationText.format(UInt64(max(0, age)))) ago)"))
+        }
+        if let secret {
+            out.append(row("secret", secret.masked + (secret.set.map { ", set \($0)" } ?? "")))
+        }
+        if let children {
+            let stale = children.notCurrent == 0 ? "all current"
+                : "\(children.notCurrent) without a code of the current secret: `lomme-vault child list`, `lomme-vault issue --all`"
+            out.append(row("children", "\(children.count) (\(stale))"))
         }
         if let created { out.append(row("created", created)) }
         if let updated { out.append(row("updated", "\(updated)\(hasPrevious ? " (the previous config is kept)" : "")")) }
@@ -127,6 +158,12 @@ package struct VaultStatus: Sendable {
         if let updated { members.append(JSON.Member("updated", .string(updated))) }
         if unlocked { members.append(JSON.Member("previous", .bool(hasPrevious))) }
         if let fields, !fields.isEmpty { members.append(JSON.Member("source", source?.statusJSON ?? .null)) }
+        if let issued { members.append(JSON.Member("issued", .string(VaultContents.timestamp(Int(issued.seconds))))) }
+        if let secret, let set = secret.set { members.append(JSON.Member("secretSet", .string(set))) }
+        if let children {
+            members.append(JSON.Member("children", .number(String(children.count))))
+            members.append(JSON.Member("childrenNotCurrent", .number(String(children.notCurrent))))
+        }
         if let receivingKey { members.append(JSON.Member("receivingKey", .string(receivingKey))) }
         if let signingKey { members.append(JSON.Member("issuer", .string(signingKey))) }
         if let pinnedIssuer { members.append(JSON.Member("pinnedIssuer", .string(pinnedIssuer))) }

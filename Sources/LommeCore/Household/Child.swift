@@ -1,0 +1,168 @@
+/// A child the parent issues codes to: a name, the receiving key of the child's device,
+/// the child's own account number and any extra fields its codes carry.
+///
+///     {"name": "anna", "receivingKey": "lvk1…", "accountNr": "12345678903",
+///      "fields": {"name": "Anna"}, "added": TIME}
+package struct Child: Sendable, Equatable {
+    package var name: String
+    package var receivingKey: ReceivingKey
+    package var accountNr: String
+    /// Extra config fields for this child's codes (over the stored config's own).
+    package var fields: [JSON.Member]
+    package var added: String
+    package var unknown: [JSON.Member] = []
+
+    static let known: Set<String> = ["name", "receivingKey", "accountNr", "fields", "added"]
+
+    package init(name: String, receivingKey: ReceivingKey, accountNr: String, fields: [JSON.Member], added: String) {
+        self.name = name
+        self.receivingKey = receivingKey
+        self.accountNr = accountNr
+        self.fields = fields
+        self.added = added
+    }
+
+    init?(json: JSON) {
+        guard case .object(let members) = json, let name = json["name"]?.stringValue, Child.isValidName(name),
+              let keyText = json["receivingKey"]?.stringValue, let key = try? ReceivingKey(text: keyText),
+              let accountNr = json["accountNr"]?.stringValue, let added = json["added"]?.stringValue
+        else { return nil }
+        var fields: [JSON.Member] = []
+        if let object = json["fields"] {
+            guard case .object(let list) = object else { return nil }
+            fields = list
+        }
+        self.init(name: name, receivingKey: key, accountNr: accountNr, fields: fields, added: added)
+        unknown = members.filter { !Child.known.contains($0.key) }
+    }
+
+    var json: JSON {
+        .object([
+            JSON.Member("name", .string(name)),
+            JSON.Member("receivingKey", .string(receivingKey.text)),
+            JSON.Member("accountNr", .string(accountNr)),
+            JSON.Member("fields", .object(fields)),
+            JSON.Member("added", .string(added)),
+        ] + unknown)
+    }
+
+    package func matches(_ other: String) -> Bool { name.lowercased() == other.lowercased() }
+
+    // MARK: - Rules
+
+    /// Letters a–z, A–Z, æøå, ÆØÅ, digits, `-` and `_`; 1 to 32 characters, starting with
+    /// a letter or digit: a name that is safe in a file name (`issue --all --output-dir`)
+    /// and on a terminal, and never an option or a key.
+    package static func isValidName(_ name: String) -> Bool {
+        let scalars = Array(name.unicodeScalars)
+        guard (1...32).contains(scalars.count), let first = scalars.first, first != "-", first != "_" else { return false }
+        return scalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "-_æøåÆØÅ".unicodeScalars.contains(scalar)
+        }
+    }
+
+    package static func checkName(_ name: String) throws(LommeError) {
+        guard isValidName(name) else {
+            throw LommeError.usage("a child's name is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not")
+        }
+        if name.lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
+            throw LommeError.usage("a child's name may not start with lvk1, which is how receiving keys start")
+        }
+    }
+
+    /// Fields a child may not set with `--field`: the credential and the national id are
+    /// the household's, the account is `--account`, the secret's expiry is `set secretExpires`.
+    package static let reservedFields: Set<String> = ["clientId", "clientSecret", "secret", "userId", "accountNr", "cardAccountNr", "secretExpires"]
+
+    /// Parses `--field KEY=VALUE`.
+    package static func field(_ text: String) throws(LommeError) -> JSON.Member {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw LommeError.usage("--field takes KEY=VALUE, as --field name=Anna; \(JSON.printable(text)) has no =")
+        }
+        let key = String(text[..<equals]), value = String(text[text.index(after: equals)...])
+        guard !key.isEmpty, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "=" }) else {
+            throw LommeError.usage("a --field name is printable ASCII without spaces, as name or tokenUrl; \(JSON.printable(key)) is not")
+        }
+        if reservedFields.contains(key) {
+            let why = key == "accountNr" || key == "cardAccountNr" ? "give the child's account with --account"
+                : key == "secretExpires" ? "the secret's expiry is the household's: `lomme-vault set secretExpires`"
+                : "it is the household's, the same for every child (`lomme-vault set \(key == "secret" ? "clientSecret" : key)`)"
+            throw LommeError.usage("--field may not set \(key): \(why)")
+        }
+        try Config.check(extra: key, value)
+        return JSON.Member(key, .string(value))
+    }
+
+    /// The config this child's codes carry: the stored one with the child's account and
+    /// fields (a field of the child's replaces the stored one of that name).
+    package func config(from stored: Config) -> Config {
+        var config = stored
+        config.accountNr = accountNr
+        for field in fields {
+            if let index = config.extras.firstIndex(where: { $0.key == field.key }) {
+                config.extras[index] = field
+            } else {
+                config.extras.append(field)
+            }
+        }
+        return config
+    }
+}
+
+/// One sealed code the parent issued:
+///
+///     {"child": "anna", "recipient": FINGERPRINT, "id": HEX, "issued": SECONDS,
+///      "expires": SECONDS, "credential": HEX}
+///
+/// `child` is absent for a code sealed to a key that is no child's. `credential` is the
+/// household's keyed hash of the clientId and clientSecret the code carried.
+package struct IssueRecord: Sendable, Equatable {
+    package var child: String?
+    package var recipient: String
+    package var id: String
+    package var issued: Int64
+    package var expires: Int64
+    package var credential: String
+    package var unknown: [JSON.Member] = []
+
+    static let known: Set<String> = ["child", "recipient", "id", "issued", "expires", "credential"]
+
+    package init(child: String?, recipient: String, id: String, issued: Int64, expires: Int64, credential: String) {
+        self.child = child
+        self.recipient = recipient
+        self.id = id
+        self.issued = issued
+        self.expires = expires
+        self.credential = credential
+    }
+
+    init?(json: JSON) {
+        guard case .object(let members) = json, let recipient = json["recipient"]?.stringValue, let id = json["id"]?.stringValue,
+              case .number(let issuedText)? = json["issued"], let issued = Int64(issuedText),
+              case .number(let expiresText)? = json["expires"], let expires = Int64(expiresText),
+              let credential = json["credential"]?.stringValue
+        else { return nil }
+        let child: String?
+        switch json["child"] {
+        case nil, .null?: child = nil
+        case .string(let name)?: child = name
+        default: return nil
+        }
+        self.init(child: child, recipient: recipient, id: id, issued: issued, expires: expires, credential: credential)
+        unknown = members.filter { !IssueRecord.known.contains($0.key) }
+    }
+
+    var json: JSON {
+        var members: [JSON.Member] = []
+        if let child { members.append(JSON.Member("child", .string(child))) }
+        members += [
+            JSON.Member("recipient", .string(recipient)),
+            JSON.Member("id", .string(id)),
+            JSON.Member("issued", .number(String(issued))),
+            JSON.Member("expires", .number(String(expires))),
+            JSON.Member("credential", .string(credential)),
+        ]
+        return .object(members + unknown)
+    }
+}

@@ -1,0 +1,155 @@
+/// The parent's side of a vault: the children it issues codes to, the record of every
+/// sealed code it issued, and what it needs to tell whether a child's last code carries
+/// the current credential. Kept in the vault's contents as `"household"` (docs/FORMAT.md):
+///
+///     "household": {"credentialKey": HEX, "secretSet": TIME,
+///                   "children": [CHILD, …], "issued": [RECORD, …]}
+///
+/// Members this version does not know are kept as they are, here and in each child and
+/// record. A vault without children or records has no `household` (a child's vault).
+package struct Household: Sendable, Equatable {
+    /// The key of the credential fingerprints (32 random bytes, made on first use): a keyed
+    /// hash, so the record says whether two codes carried the same secret without being a
+    /// way to test guesses of it.
+    package var credentialKey: SecureBytes?
+    /// When the stored config's clientSecret was set (import or `set`).
+    package var secretSet: String?
+    package var children: [Child] = []
+    package var issued: [IssueRecord] = []
+    package var unknown: [JSON.Member] = []
+
+    /// The record keeps the newest this many codes; older ones are dropped on the next
+    /// issue (the vault stays small; a code older than the oldest kept expired long ago).
+    package static let recordLimit = 1000
+
+    static let key = "household"
+    static let known: Set<String> = ["credentialKey", "secretSet", "children", "issued"]
+
+    package init() {}
+
+    package var isEmpty: Bool {
+        credentialKey == nil && secretSet == nil && children.isEmpty && issued.isEmpty && unknown.isEmpty
+    }
+
+    package init(json: JSON) throws(LommeError) {
+        func damaged(_ what: String) -> LommeError {
+            LommeError(.damaged, "the vault's household is not understood (\(what)); restore the .bak")
+        }
+        guard case .object(let members) = json else { throw damaged("not an object") }
+        if let hex = json["credentialKey"] {
+            guard let text = hex.stringValue, let key = SecretHex.decode(text, count: Household.credentialKeySize) else {
+                throw damaged("credentialKey")
+            }
+            credentialKey = key
+        }
+        if let set = json["secretSet"] {
+            guard let text = set.stringValue else { throw damaged("secretSet") }
+            secretSet = text
+        }
+        if let list = json["children"] {
+            guard case .array(let items) = list else { throw damaged("children") }
+            for item in items {
+                guard let child = Child(json: item) else { throw damaged("a child") }
+                children.append(child)
+            }
+        }
+        if let list = json["issued"] {
+            guard case .array(let items) = list else { throw damaged("issued") }
+            for item in items {
+                guard let record = IssueRecord(json: item) else { throw damaged("an issue record") }
+                issued.append(record)
+            }
+        }
+        unknown = members.filter { !Household.known.contains($0.key) }
+    }
+
+    package var json: JSON {
+        var members: [JSON.Member] = []
+        if let credentialKey { members.append(JSON.Member("credentialKey", .string(SecretHex.encode(credentialKey)))) }
+        if let secretSet { members.append(JSON.Member("secretSet", .string(secretSet))) }
+        members.append(JSON.Member("children", .array(children.map(\.json))))
+        members.append(JSON.Member("issued", .array(issued.map(\.json))))
+        return .object(members + unknown)
+    }
+
+    static let credentialKeySize = 32
+
+    package static func == (a: Household, b: Household) -> Bool {
+        a.credentialKey?.bytes == b.credentialKey?.bytes && a.secretSet == b.secretSet && a.children == b.children
+            && a.issued == b.issued && a.unknown == b.unknown
+    }
+
+    // MARK: - Children
+
+    /// The child called `name` (compared without regard to case), if there is one.
+    package func child(named name: String) -> Child? {
+        children.first { $0.matches(name) }
+    }
+
+    /// The child whose receiving key is `key`, if there is one.
+    package func child(with key: ReceivingKey) -> Child? {
+        children.first { $0.receivingKey == key }
+    }
+
+    /// "anna, ola" or "none yet", for messages naming the children there are.
+    package var childNames: String {
+        children.isEmpty ? "there are none yet (`lomme-vault child add`)" : "the children are " + children.map(\.name).joined(separator: ", ")
+    }
+
+    /// The child called `name`, or exit 6 naming the ones there are.
+    package func require(_ name: String) throws(LommeError) -> Child {
+        guard let child = child(named: name) else {
+            throw LommeError(.notFound, "there is no child called \(JSON.printable(name)); \(childNames)")
+        }
+        return child
+    }
+
+    // MARK: - The record
+
+    /// The credential fingerprint of `config`'s clientId and clientSecret under this
+    /// household's key, made now when there is none.
+    package mutating func credentialFingerprint(of config: Config) -> String {
+        if credentialKey == nil { credentialKey = SecureBytes.random(count: Household.credentialKeySize) }
+        return Household.fingerprint(config, key: credentialKey!)
+    }
+
+    /// Domain-separated keyed BLAKE2b-128 of the id and secret, each length-prefixed.
+    static func fingerprint(_ config: Config, key: SecureBytes) -> String {
+        var input = Array("lomme-vault credential v1".utf8) + [0]
+        for part in [config.clientId, config.clientSecret] {
+            let bytes = Array(part.utf8)
+            input += withUnsafeBytes(of: UInt32(bytes.count).bigEndian, Array.init) + bytes
+        }
+        defer { SecureBytes.wipe(&input) }
+        return Sodium.hex(Sodium.blake2b(input, length: 16, key: key))
+    }
+
+    /// Adds a record, dropping the oldest past `recordLimit`.
+    package mutating func record(_ entry: IssueRecord) {
+        issued.append(entry)
+        if issued.count > Household.recordLimit { issued.removeFirst(issued.count - Household.recordLimit) }
+    }
+
+    /// The newest record of a code to `child`.
+    package func lastCode(to child: Child) -> IssueRecord? {
+        issued.last { $0.recipient == child.receivingKey.fingerprint }
+    }
+
+    /// Whether `child`'s last code carries the credential of `config` (false: an older
+    /// one, or no code yet, or no config stored).
+    package func isCurrent(_ child: Child, config: Config?) -> Bool {
+        guard let config, let key = credentialKey, let last = lastCode(to: child) else { return false }
+        return last.credential == Household.fingerprint(config, key: key)
+    }
+}
+
+extension VaultContents {
+    /// True when this vault issues codes to children (it has some, or issued to them).
+    package var isParent: Bool { !household.children.isEmpty }
+
+    /// The secret-expiry warning for whoever uses this vault now: a parent's wording when
+    /// it has children, a child's otherwise.
+    package func secretWarning(now: Int64) -> String? {
+        SecretExpiry.warning(config, now: now, for: isParent ? .parent : .child)
+    }
+}

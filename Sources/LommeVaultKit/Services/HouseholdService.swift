@@ -1,0 +1,166 @@
+import Glibc
+import LommeCore
+
+/// `child add | list | rekey | remove`: the parent's children, kept in its vault's
+/// household. Adding or rekeying shows the receiving key's fingerprint to compare with the
+/// child's screen and asks to confirm (unless `yes`); removing says what it does not undo.
+package struct HouseholdService {
+    package let context: VaultContext
+    package let unlock: UnlockOptions
+
+    package init(_ context: VaultContext, _ unlock: UnlockOptions) {
+        self.context = context
+        self.unlock = unlock
+    }
+
+    package struct Addition: Sendable {
+        package var name: String
+        package var key: ReceivingKey
+        package var account: String
+        /// `--field KEY=VALUE`, as typed.
+        package var fields: [String] = []
+        package var checksums = true
+        package var yes = false
+        package init(name: String, key: ReceivingKey, account: String) {
+            self.name = name
+            self.key = key
+            self.account = account
+        }
+    }
+
+    func open() throws(LommeError) -> OpenedVault {
+        let store = context.store
+        guard store.exists else {
+            throw LommeError(.notFound, "there is no vault at \(store.path); create the parent's with `lomme-vault init --parent`")
+        }
+        return try Session.open(context, unlock)
+    }
+
+    /// `child add`: checked, shown, confirmed, stored.
+    package func add(_ request: Addition) throws(LommeError) -> Child {
+        try Child.checkName(request.name)
+        let account = NorwegianNumbers.normalize(request.account)
+        do throws(LommeError) { try Config.check(accountNr: account, checksums: request.checksums) } catch {
+            throw LommeError(error.code, "--account: \(error.message)")
+        }
+        var fields: [JSON.Member] = []
+        for text in request.fields {
+            let field = try Child.field(text)
+            fields.removeAll { $0.key == field.key }
+            fields.append(field)
+        }
+        let opened = try open()
+        try checkNew(request.name, request.key, in: opened.contents)
+        let child = Child(name: request.name, receivingKey: request.key, accountNr: account, fields: fields, added: VaultContents.timestamp())
+        try confirm(["Child \(child.name):"] + Self.lines(child), question: "Is \(request.key.fingerprint) the fingerprint \(child.name)'s device shows (`lomme-vault key`)? Add \(child.name)?",
+                    yes: request.yes, declined: "not added; nothing changed")
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            try checkNew(request.name, request.key, in: contents)  // again, under the write lock
+            contents.household.children.append(child)
+        }
+        return child
+    }
+
+    func checkNew(_ name: String, _ key: ReceivingKey, in contents: VaultContents) throws(LommeError) {
+        if let same = contents.household.child(named: name) {
+            throw LommeError.failure("there is already a child called \(same.name); give another name, or run `lomme-vault child rekey \(same.name)` if their device is new")
+        }
+        if let owner = contents.household.child(with: key) {
+            throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s already; each child's device has its own (`lomme-vault key` on it)")
+        }
+        if let own = try contents.deviceIdentity(), own.receiving.publicKey == key {
+            throw LommeError.failure("that receiving key (\(key.fingerprint)) is this machine's own; run `lomme-vault key` on the child's device and use the key it shows")
+        }
+    }
+
+    /// The lines that show a child (never a secret: the key's fingerprint, the account, the fields).
+    static func lines(_ child: Child) -> [String] {
+        ["  receiving key  \(child.receivingKey.fingerprint)",
+         "  accountNr      \(NorwegianNumbers.formatAccountNumber(child.accountNr))"]
+            + child.fields.map { field in
+                let key = JSON.printable(field.key)
+                return "  " + key + String(repeating: " ", count: max(2, 15 - key.count)) + JSON.printable(field.value.stringValue ?? field.value.text)
+            }
+    }
+
+    func confirm(_ shown: [String], question: String, yes: Bool, declined: String) throws(LommeError) {
+        let interaction = context.interaction
+        shown.forEach(interaction.notice)
+        guard !yes else { return }
+        guard !unlock.noPrompt, interaction.canAsk else {
+            throw LommeError.failure("no terminal to confirm on; compare the fingerprint with the child's device, then add --yes")
+        }
+        guard try interaction.confirm(question) else { throw LommeError.failure(declined) }
+    }
+
+    /// One child as `child list` shows it.
+    package struct Listed: Sendable {
+        package var child: Child
+        package var lastIssued: Int64?
+        package var expires: Int64?
+        package var current: Bool
+
+        package var json: JSON {
+            .object([
+                JSON.Member("name", .string(child.name)),
+                JSON.Member("receivingKey", .string(child.receivingKey.fingerprint)),
+                JSON.Member("accountNr", .string(child.accountNr)),
+                JSON.Member("fields", .object(child.fields)),
+                JSON.Member("lastIssued", lastIssued.map { .string(VaultContents.timestamp(Int($0))) } ?? .null),
+                JSON.Member("expires", expires.map { .string(VaultContents.timestamp(Int($0))) } ?? .null),
+                JSON.Member("current", .bool(current)),
+            ])
+        }
+    }
+
+    package struct Listing: Sendable {
+        package var children: [Listed]
+        package var warning: String?
+    }
+
+    /// `child list`.
+    package func list() throws(LommeError) -> Listing {
+        let contents = try open().contents
+        let household = contents.household
+        let listed = household.children.map { child in
+            let last = household.lastCode(to: child)
+            return Listed(child: child, lastIssued: last?.issued, expires: last?.expires,
+                          current: household.isCurrent(child, config: contents.config))
+        }
+        return Listing(children: listed, warning: SecretExpiry.warning(contents.config, now: Int64(time(nil)), for: .parent))
+    }
+
+    /// `child rekey`: the child has a new device. Their next code goes to the new key.
+    package func rekey(_ name: String, to key: ReceivingKey, yes: Bool) throws(LommeError) -> Child {
+        let opened = try open()
+        let child = try opened.contents.household.require(name)
+        guard child.receivingKey != key else {
+            throw LommeError.failure("\(child.name)'s receiving key is \(key.fingerprint) already; nothing changed")
+        }
+        if let owner = opened.contents.household.child(with: key) {
+            throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s; each child's device has its own (`lomme-vault key` on it)")
+        }
+        try confirm(["Child \(child.name): receiving key \(child.receivingKey.fingerprint) → \(key.fingerprint)"],
+                    question: "Is \(key.fingerprint) the fingerprint \(child.name)'s new device shows (`lomme-vault key`)? Replace the key?",
+                    yes: yes, declined: "not changed")
+        var updated = child
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            guard let index = contents.household.children.firstIndex(where: { $0.matches(name) }) else {
+                throw LommeError(.notFound, "\(child.name) was removed meanwhile; nothing changed")
+            }
+            contents.household.children[index].receivingKey = key
+            updated = contents.household.children[index]
+        }
+        return updated
+    }
+
+    /// `child remove`: the child is forgotten (their records stay, by key fingerprint).
+    package func remove(_ name: String) throws(LommeError) -> Child {
+        let opened = try open()
+        let child = try opened.contents.household.require(name)
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            contents.household.children.removeAll { $0.matches(name) }
+        }
+        return child
+    }
+}

@@ -1,0 +1,160 @@
+import Glibc
+import LommeCore
+
+/// `set FIELD`: replaces one field of the stored config. The value is read here, never
+/// from argv: on a terminal it is asked (a secret without echo, typed twice), otherwise
+/// it is standard input's first line. Replacing the clientSecret names the children whose
+/// last code carries the old one.
+package struct SetService {
+    package let context: VaultContext
+
+    package init(_ context: VaultContext) {
+        self.context = context
+    }
+
+    /// Where the value comes from.
+    package enum ValueSource: Sendable {
+        /// Asked through the interaction.
+        case terminal
+        /// The first line of standard input.
+        case standardInput
+    }
+
+    package struct Request: Sendable {
+        package var field: String
+        package var source: ValueSource
+        package var checksums = true
+        package var unlock = UnlockOptions()
+        package init(field: String, source: ValueSource) {
+            self.field = field
+            self.source = source
+        }
+    }
+
+    package struct Outcome: Sendable {
+        /// The field's canonical name (`secret` is `clientSecret`).
+        package var field: String
+        /// False when the value was the one stored already: nothing was written.
+        package var changed: Bool
+        /// The children whose last code carries an older secret (after a new clientSecret).
+        package var stale: [String]
+        /// The secret-expiry warning, if the config now carries one that is near.
+        package var warning: String?
+    }
+
+    /// The fields that are secrets: asked without echo and typed twice.
+    static let secretFields: Set<String> = ["clientSecret"]
+
+    /// The canonical name of `field`, or a usage error.
+    package static func canonical(_ field: String) throws(LommeError) -> String {
+        switch field {
+        case "secret": return "clientSecret"
+        case "cardAccountNr": return "accountNr"
+        default:
+            guard !field.isEmpty, field.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                throw LommeError.usage("a field name is printable ASCII without spaces, as clientSecret or tokenUrl; \(JSON.printable(field)) is not")
+            }
+            return field
+        }
+    }
+
+    package func run(_ request: Request) throws(LommeError) -> Outcome {
+        let field = try Self.canonical(request.field)
+        let store = context.store
+        guard store.exists else {
+            throw LommeError(.notFound, "there is no vault at \(store.path); create one with `lomme-vault init --parent`, then store the bank's config with `lomme-vault import --stdin < config.json`")
+        }
+        let opened = try Session.open(context, request.unlock)
+        guard opened.contents.config != nil else {
+            throw LommeError(.notFound, "no config is stored in this vault yet; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), and `set` replaces one field of it")
+        }
+        let value = try read(field, request.source)
+        // The new config must pass every rule (the check digits of the field set only:
+        // the stored ones were checked, or waived with --no-check, when they were stored).
+        let updated = try Self.replacing(field, with: value, in: opened.contents.config!, checksums: request.checksums)
+        var outcome = Outcome(field: field, changed: false, stale: [], warning: nil)
+        guard updated != opened.contents.config else {
+            // The same value again: nothing to write (as `import` of the same config).
+            outcome.warning = opened.contents.secretWarning(now: Int64(time(nil)))
+            return outcome
+        }
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            guard let current = contents.config else { throw LommeError(.notFound, "the stored config disappeared meanwhile; nothing was written") }
+            let config = try Self.replacing(field, with: value, in: current, checksums: request.checksums)
+            contents.store(config, source: .local)
+            outcome.changed = true
+            if field == "clientSecret" {
+                outcome.stale = contents.household.children.filter { !contents.household.isCurrent($0, config: config) }.map(\.name)
+            }
+            outcome.warning = contents.secretWarning(now: Int64(time(nil)))
+        }
+        return outcome
+    }
+
+    /// `config` with `field` set to `value`, checked.
+    static func replacing(_ field: String, with value: String, in config: Config, checksums: Bool) throws(LommeError) -> Config {
+        var config = config
+        switch field {
+        case "clientId":
+            try Config.check(clientId: value)
+            config.clientId = value
+        case "clientSecret":
+            try Config.check(clientSecret: value)
+            config.clientSecret = value
+        case "userId":
+            let digits = NorwegianNumbers.normalize(value)
+            try Config.check(userId: digits, checksums: checksums)
+            config.userId = digits
+        case "accountNr":
+            let digits = NorwegianNumbers.normalize(value)
+            try Config.check(accountNr: digits, checksums: checksums)
+            config.accountNr = digits
+        default:
+            try Config.check(extra: field, value)
+            if field == "tokenUrl" {
+                do throws(LommeError) { _ = try TokenURL(value, source: "tokenUrl") } catch { throw LommeError.refused(error.message) }
+            }
+            let member = JSON.Member(field, .string(value))
+            if let index = config.extras.firstIndex(where: { $0.key == field }) {
+                config.extras[index] = member
+            } else {
+                config.extras.append(member)
+            }
+        }
+        try config.validate(checksums: false)
+        return config
+    }
+
+    /// The value: asked (a secret twice, without echo) or standard input's first line.
+    func read(_ field: String, _ source: ValueSource) throws(LommeError) -> String {
+        let secret = Self.secretFields.contains(field)
+        switch source {
+        case .terminal:
+            let interaction = context.interaction
+            guard interaction.canAsk else {
+                throw LommeError(.locked, "no terminal to ask for \(field) on; give the value on standard input: `lomme-vault set \(field) < FILE`")
+            }
+            guard secret else { return try interaction.ask("\(field): ") }
+            for _ in 0..<3 {
+                let first = try interaction.askSecret("\(field) (not shown): ")
+                let second = try interaction.askSecret("\(field) again: ")
+                if first.bytes == second.bytes { return first.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+                interaction.notice("The two did not match; type it again.")
+            }
+            throw LommeError.failure("the two entries of \(field) did not match three times; nothing was changed")
+        case .standardInput:
+            var bytes = try ConfigInput.readSmallFile("-", limit: ConfigInput.maximumSize, what: "value on standard input")
+            defer { SecureBytes.wipe(&bytes) }
+            var line = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first.map(Array.init) ?? []
+            defer { SecureBytes.wipe(&line) }
+            if line.last == 0x0D { line.removeLast() }
+            guard !line.isEmpty else {
+                throw LommeError.usage("standard input's first line is empty; give the value of \(field) on it, as `echo VALUE | lomme-vault set \(field)`")
+            }
+            guard let text = String(validating: line, as: UTF8.self) else {
+                throw LommeError.refused("the value on standard input is not UTF-8 text")
+            }
+            return text
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import LommeCore
+import LommeTestSupport
+import Testing
+
+/// The household's pieces in the vault's plaintext: children, the record, the keyed
+/// credential fingerprint, secretExpires, and round-tripping what this version does not know.
+@Suite("Household")
+struct HouseholdTests {
+    static let key = ReceivingKeyPair.generate().publicKey
+    static let other = ReceivingKeyPair.generate().publicKey
+
+    static func child(_ name: String = "anna", key: ReceivingKey = key) -> Child {
+        Child(name: name, receivingKey: key, accountNr: "97104133219", fields: [JSON.Member("name", .string("Anna"))], added: "2026-11-25T10:00:00Z")
+    }
+
+    @Test func childNames() {
+        for good in ["anna", "Ola", "Åse", "bjørn-2", "x_y", "9", String(repeating: "a", count: 32)] {
+            #expect(Child.isValidName(good), "\(good)")
+        }
+        for bad in ["", "-anna", "_a", "an na", "anna/..", "../x", "a\u{1B}b", "émile", String(repeating: "a", count: 33), "a.png"] {
+            #expect(!Child.isValidName(bad), "\(bad)")
+        }
+        #expect(throws: LommeError.usage("a child's name may not start with lvk1, which is how receiving keys start")) { try Child.checkName("lvk1abc") }
+    }
+
+    @Test func fieldsTheHouseholdKeeps() throws {
+        #expect(try Child.field("name=Anna") == JSON.Member("name", .string("Anna")))
+        #expect(try Child.field("note=a=b") == JSON.Member("note", .string("a=b")))
+        for reserved in ["clientId", "clientSecret", "secret", "userId", "accountNr", "cardAccountNr", "secretExpires"] {
+            let error = #expect(throws: LommeError.self) { try Child.field("\(reserved)=x") }
+            #expect(error?.code == .usage && error?.message.contains("may not set \(reserved)") == true)
+        }
+        #expect(throws: LommeError.self) { try Child.field("noequals") }
+        #expect(throws: LommeError.self) { try Child.field("with space=x") }
+    }
+
+    @Test func aChildsConfigIsTheStoredOneWithTheirAccountAndFields() {
+        let stored = sampleConfig(extras: [JSON.Member("name", .string("Household")), JSON.Member("tokenUrl", .string("https://bank.example/token"))])
+        let config = Self.child().config(from: stored)
+        #expect(config.accountNr == "97104133219" && config.clientSecret == stored.clientSecret && config.userId == stored.userId)
+        #expect(config.extras == [JSON.Member("name", .string("Anna")), JSON.Member("tokenUrl", .string("https://bank.example/token"))])
+    }
+
+    @Test func theHouseholdRoundTripsWithWhatItDoesNotKnow() throws {
+        var contents = VaultContents(config: sampleConfig())
+        contents.household.children = [Self.child(), Self.child("ola", key: Self.other)]
+        let fingerprint = contents.household.credentialFingerprint(of: sampleConfig())
+        contents.household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "00ff", issued: 10, expires: 20, credential: fingerprint))
+        contents.household.record(IssueRecord(child: nil, recipient: Self.other.fingerprint, id: "0101", issued: 11, expires: 21, credential: fingerprint))
+        // What a newer version might add, at every level.
+        guard case .object(var top) = contents.json else { Issue.record("not an object"); return }
+        let index = try #require(top.firstIndex { $0.key == "household" })
+        guard case .object(var household) = top[index].value else { Issue.record("no household"); return }
+        household.append(JSON.Member("future", .string("kept")))
+        for (i, member) in household.enumerated() where member.key == "children" || member.key == "issued" {
+            guard case .array(let items) = member.value else { continue }
+            household[i] = JSON.Member(member.key, .array(items.map { item in
+                guard case .object(let fields) = item else { return item }
+                return .object(fields + [JSON.Member("later", .number("1"))])
+            }))
+        }
+        top[index] = JSON.Member("household", .object(household))
+        let deviceIndex = try #require(top.firstIndex { $0.key == "device" })
+        var device = contents
+        _ = try device.ensureDeviceIdentity()
+        guard case .object(let deviceMembers) = device.device else { Issue.record("no device"); return }
+        top[deviceIndex] = JSON.Member("device", .object(deviceMembers + [JSON.Member("futureKey", .string("kept too"))]))
+        let text = JSON.object(top).text
+        let read = try VaultContents(plaintext: SecureBytes(copying: Array(text.utf8)))
+        #expect(read.json.text == text, "the whole plaintext comes back as it was")
+        #expect(read.household.children.map(\.name) == ["anna", "ola"] && read.household.issued.count == 2)
+        #expect(read.household.issued[1].child == nil)
+        #expect(read.household.isCurrent(Self.child(), config: sampleConfig()))
+        // And a vault from before the household reads unchanged, with none.
+        let old = #"{"version":1,"config":\#(sampleConfig().json.text),"created":"2025-01-01T00:00:00Z","updated":"2025-01-01T00:00:00Z","device":{}}"#
+        let before = try VaultContents(plaintext: SecureBytes(copying: Array(old.utf8)))
+        #expect(before.household.isEmpty && before.json.text == old)
+    }
+
+    @Test func theCredentialFingerprintIsKeyedAndTracksOnlyIdAndSecret() {
+        var one = Household(), two = Household()
+        let config = sampleConfig()
+        let a = one.credentialFingerprint(of: config), b = two.credentialFingerprint(of: config)
+        #expect(a.count == 32 && a != b, "another household's key gives another fingerprint: not a plain hash of the secret")
+        #expect(!a.contains(Sodium.hex(Sodium.blake2b(Array(config.clientSecret.utf8), length: 16))))
+        #expect(one.credentialFingerprint(of: config) == a, "the same key, the same fingerprint")
+        var moved = config
+        moved.accountNr = "97104133219"
+        moved.extras = [JSON.Member("name", .string("x"))]
+        #expect(one.credentialFingerprint(of: moved) == a, "the account and fields are not the credential")
+        #expect(one.credentialFingerprint(of: sampleConfig(secret: "renewed")) != a)
+        var renamed = config
+        renamed.clientId = "another-client"
+        #expect(one.credentialFingerprint(of: renamed) != a)
+        // "ab"+"c" and "a"+"bc" are different credentials.
+        var x = config, y = config
+        (x.clientId, x.clientSecret, y.clientId, y.clientSecret) = ("ab", "c", "a", "bc")
+        #expect(one.credentialFingerprint(of: x) != one.credentialFingerprint(of: y))
+    }
+
+    @Test func currentMeansTheNewestCodeCarriesTheStoredCredential() {
+        var household = Household()
+        let child = Self.child()
+        #expect(!household.isCurrent(child, config: sampleConfig()), "no code yet")
+        let old = household.credentialFingerprint(of: sampleConfig(secret: "old"))
+        let new = household.credentialFingerprint(of: sampleConfig())
+        household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "01", issued: 1, expires: 2, credential: new))
+        household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "02", issued: 3, expires: 4, credential: old))
+        #expect(!household.isCurrent(child, config: sampleConfig()), "the newest code carries the old secret")
+        #expect(household.isCurrent(child, config: sampleConfig(secret: "old")))
+        #expect(!household.isCurrent(child, config: nil))
+        var rekeyed = child
+        rekeyed.receivingKey = Self.other
+        #expect(!household.isCurrent(rekeyed, config: sampleConfig(secret: "old")), "a new device has no code yet")
+    }
+
+    @Test func theRecordKeepsTheNewestThousand() {
+        var household = Household()
+        for i in 0..<(Household.recordLimit + 5) {
+            household.record(IssueRecord(child: nil, recipient: "R", id: String(i), issued: Int64(i), expires: Int64(i), credential: "c"))
+        }
+        #expect(household.issued.count == Household.recordLimit && household.issued.first?.id == "5")
+    }
+
+    @Test func secretExpiresIsARealDate() {
+        #expect(SecretExpiry.start(of: "2027-02-24") == 1_803_427_200)
+        #expect(SecretExpiry.start(of: "2028-02-29") != nil)
+        for bad in ["2027-02-29", "2027-13-01", "2027-2-24", "27-02-24", "2027-02-24T00:00:00Z", "1999-12-31", "２０２７-02-24", "2027/02/24", ""] {
+            #expect(SecretExpiry.start(of: bad) == nil, "\(bad)")
+        }
+        #expect(throws: LommeError.self) { try Config(json: .object(sampleConfig().json.objectMembers + [JSON.Member("secretExpires", .string("2027-02-30"))])) }
+        #expect(throws: LommeError.self) { try Config(json: .object(sampleConfig().json.objectMembers + [JSON.Member("secretExpires", .number("20270224"))])) }
+        #expect(throws: Never.self) { try Config(json: .object(sampleConfig().json.objectMembers + [JSON.Member("secretExpires", .string("2027-02-24"))])) }
+    }
+
+    @Test func theWarningStartsFourteenDaysBefore() {
+        let config = sampleConfig(extras: [JSON.Member("secretExpires", .string("2027-02-24"))])
+        let day = SecretExpiry.start(of: "2027-02-24")!
+        #expect(SecretExpiry.warning(config, now: day - 15 * 86400, for: .child) == nil)
+        #expect(SecretExpiry.warning(config, now: day - 14 * 86400 + 3600, for: .child)?.contains("expires on 2027-02-24 (in 14 days)") == true)
+        #expect(SecretExpiry.warning(config, now: day - 86400, for: .parent)?.contains("expires tomorrow") == true)
+        #expect(SecretExpiry.warning(config, now: day + 86399, for: .child)?.contains("expires today") == true)
+        let after = SecretExpiry.warning(config, now: day + 86400, for: .child)
+        #expect(after?.contains("expired on 2027-02-24") == true && after?.contains("ask the parent for a new code") == true)
+        #expect(SecretExpiry.warning(config, now: day, for: .parent)?.contains("`lomme-vault set clientSecret`") == true)
+        #expect(SecretExpiry.warning(sampleConfig(), now: day, for: .child) == nil)
+    }
+}
+
+extension JSON {
+    var objectMembers: [JSON.Member] {
+        if case .object(let members) = self { return members }
+        return []
+    }
+}

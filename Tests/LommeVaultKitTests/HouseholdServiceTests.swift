@@ -1,0 +1,184 @@
+import Foundation
+import LommeCore
+import LommeTestSupport
+import LommeVaultKit
+import Testing
+
+/// The parent's household through the library: `child add | list | rekey | remove`,
+/// `set`, and `issue --to NAME` / `--all` with the record they keep.
+@Suite("Household services")
+struct HouseholdServiceTests {
+    /// A parent's vault holding sampleConfig(), and its passphrase file.
+    static func parent() throws -> (ServiceBox, UnlockOptions) {
+        let box = ServiceBox()
+        let pw = box.file("pw", servicePhrase)
+        var contents = VaultContents()
+        contents.store(sampleConfig())
+        _ = try Provisioning(box.context(ScriptedInteraction())).createVault(contents: contents, source: .file(pw), noPrompt: false, refusal: "")
+        return (box, UnlockOptions(source: .file(pw)))
+    }
+
+    static func contents(_ box: ServiceBox, _ options: UnlockOptions) throws -> VaultContents {
+        try Session.open(box.context(ScriptedInteraction()), options, useKeyring: false).contents
+    }
+
+    static func addition(_ name: String, _ key: ReceivingKey = ReceivingKeyPair.generate().publicKey, account: String = "97104133219") -> HouseholdService.Addition {
+        var request = HouseholdService.Addition(name: name, key: key, account: account)
+        request.yes = true
+        return request
+    }
+
+    @Test func addShowsTheFingerprintAndAsks() throws {
+        let (box, options) = try Self.parent()
+        let key = ReceivingKeyPair.generate().publicKey
+        var request = Self.addition("anna", key)
+        request.yes = false
+        request.fields = ["name=Anna"]
+        let declined = ScriptedInteraction([.no])
+        #expect(throws: LommeError.failure("not added; nothing changed")) { try HouseholdService(box.context(declined), options).add(request) }
+        #expect(declined.questions.first?.contains(key.fingerprint) == true)
+        #expect(declined.notices.contains { $0.contains(key.fingerprint) })
+        #expect(try Self.contents(box, options).household.children.isEmpty)
+
+        let noTerminal = ScriptedInteraction(canAsk: false)
+        let refused = #expect(throws: LommeError.self) { try HouseholdService(box.context(noTerminal), options).add(request) }
+        #expect(refused?.message.contains("--yes") == true)
+
+        let child = try HouseholdService(box.context(ScriptedInteraction([.yes])), options).add(request)
+        #expect(child.fields == [JSON.Member("name", .string("Anna"))])
+        #expect(try Self.contents(box, options).household.children == [child])
+    }
+
+    @Test func namesAndKeysAreUniqueAndChecked() throws {
+        let (box, options) = try Self.parent()
+        let service = HouseholdService(box.context(ScriptedInteraction()), options)
+        let key = ReceivingKeyPair.generate().publicKey
+        _ = try service.add(Self.addition("anna", key))
+        let sameName = #expect(throws: LommeError.self) { try service.add(Self.addition("ANNA")) }
+        #expect(sameName?.code == .failure && sameName?.message.contains("child rekey anna") == true)
+        let sameKey = #expect(throws: LommeError.self) { try service.add(Self.addition("ola", key)) }
+        #expect(sameKey?.message.contains("is anna's already") == true)
+        let own = try #require(try Self.contents(box, options).deviceIdentity()).receiving.publicKey
+        #expect(throws: LommeError.self) { try service.add(Self.addition("self", own)) }
+        #expect((#expect(throws: LommeError.self) { try service.add(Self.addition("bad name")) })?.code == .usage)
+        let account = #expect(throws: LommeError.self) { try service.add(Self.addition("ola", account: "12345678901")) }
+        #expect(account?.code == .refused && account?.message.hasPrefix("--account: accountNr fails") == true)
+        var unchecked = Self.addition("ola", account: "12345678901")
+        unchecked.checksums = false
+        _ = try service.add(unchecked)
+        var field = Self.addition("kari")
+        field.fields = ["clientSecret=mine"]
+        #expect((#expect(throws: LommeError.self) { try service.add(field) })?.code == .usage)
+        #expect(try Self.contents(box, options).household.children.map(\.name) == ["anna", "ola"])
+    }
+
+    @Test func unknownChildrenAreExitSixNamingTheKnownOnes() throws {
+        let (box, options) = try Self.parent()
+        let service = HouseholdService(box.context(ScriptedInteraction()), options)
+        _ = try service.add(Self.addition("anna"))
+        _ = try service.add(Self.addition("ola"))
+        let error = #expect(throws: LommeError.self) { try service.remove("kari") }
+        #expect(error == LommeError(.notFound, "there is no child called kari; the children are anna, ola"))
+        let issue = #expect(throws: LommeError.self) {
+            try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("kari"), lifetime: 60, checksums: true, unlock: options), now: 100)
+        }
+        #expect(issue?.code == .notFound && issue?.message.contains("the children are anna, ola") == true)
+        _ = try service.remove("Ola")
+        #expect(try service.list().children.map(\.child.name) == ["anna"])
+    }
+
+    @Test func issueToANameSealsTheChildsConfigAndRecordsIt() throws {
+        let (box, options) = try Self.parent()
+        let childKeys = ReceivingKeyPair.generate()
+        var add = Self.addition("anna", childKeys.publicKey)
+        add.fields = ["name=Anna"]
+        _ = try HouseholdService(box.context(ScriptedInteraction()), options).add(add)
+        let issued = try IssueService(box.context(ScriptedInteraction()))
+            .run(.init(from: nil, recipient: .named("anna"), lifetime: 3600, checksums: true, unlock: options), now: 1000)
+        #expect(issued.child == "anna" && issued.recipient == childKeys.publicKey)
+        let envelope = try Envelope(text: issued.payload)
+        let opened = try envelope.open(with: childKeys, now: 1000, checksums: true)
+        #expect(opened.config.accountNr == "97104133219" && opened.config.clientSecret == sampleConfig().clientSecret)
+        #expect(opened.config.extras == [JSON.Member("name", .string("Anna"))])
+        let contents = try Self.contents(box, options)
+        let record = try #require(contents.household.issued.last)
+        #expect(record.child == "anna" && record.id == Sodium.hex(envelope.id) && record.issued == 1000 && record.expires == 4600)
+        #expect(record.recipient == childKeys.publicKey.fingerprint)
+        let listed = try HouseholdService(box.context(ScriptedInteraction()), options).list().children
+        #expect(listed.map(\.current) == [true] && listed.first?.lastIssued == 1000 && listed.first?.expires == 4600)
+        // The key of a child counts as that child.
+        let byKey = try IssueService(box.context(ScriptedInteraction()))
+            .run(.init(from: nil, recipient: .key(childKeys.publicKey), lifetime: 60, checksums: true, unlock: options), now: 2000)
+        #expect(byKey.child == "anna" && byKey.config.accountNr == "97104133219")
+    }
+
+    @Test func setReplacesTheSecretAndNamesWhoNeedsANewCode() throws {
+        let (box, options) = try Self.parent()
+        let household = HouseholdService(box.context(ScriptedInteraction()), options)
+        _ = try household.add(Self.addition("anna"))
+        _ = try household.add(Self.addition("ola"))
+        _ = try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("anna"), lifetime: 60, checksums: true, unlock: options), now: 10)
+        #expect(try household.list().children.map(\.current) == [true, false])
+
+        var request = SetService.Request(field: "secret", source: .terminal)
+        request.unlock = options
+        let typo = ScriptedInteraction([.secret("new one"), .secret("new 0ne"), .secret("new one"), .secret("new one")])
+        let outcome = try SetService(box.context(typo)).run(request)
+        #expect(typo.questions == ["clientSecret (not shown): ", "clientSecret again: ", "clientSecret (not shown): ", "clientSecret again: "])
+        #expect(outcome.field == "clientSecret" && outcome.changed && outcome.stale == ["anna", "ola"])
+        let contents = try Self.contents(box, options)
+        #expect(contents.config?.clientSecret == "new one" && contents.source == .local && contents.previous?.config == sampleConfig())
+        #expect(try household.list().children.map(\.current) == [false, false])
+
+        let again = try SetService(box.context(ScriptedInteraction([.secret("new one"), .secret("new one")]))).run(request)
+        #expect(!again.changed)
+
+        var bad = SetService.Request(field: "userId", source: .terminal)
+        bad.unlock = options
+        let refused = #expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction([.text("01010112346")]))).run(bad) }
+        #expect(refused?.code == .refused)
+        var date = SetService.Request(field: "secretExpires", source: .terminal)
+        date.unlock = options
+        #expect((#expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction([.text("2027-02-30")]))).run(date) })?.code == .refused)
+        #expect(try SetService(box.context(ScriptedInteraction([.text("2027-02-24")]))).run(date).changed)
+        #expect(try Self.contents(box, options).config?.value(of: "secretExpires") == "2027-02-24")
+    }
+
+    @Test func setNeedsAStoredConfig() throws {
+        let box = ServiceBox()
+        let pw = box.file("pw", servicePhrase)
+        _ = try Provisioning(box.context(ScriptedInteraction())).createVault(source: .file(pw), noPrompt: false, refusal: "")
+        var request = SetService.Request(field: "clientId", source: .terminal)
+        request.unlock = UnlockOptions(source: .file(pw))
+        let error = #expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction([.text("x")]))).run(request) }
+        #expect(error?.code == .notFound && error?.message.contains("import --stdin") == true)
+    }
+
+    @Test func issueAllChecksEveryChildBeforeWritingAnything() throws {
+        let (box, options) = try Self.parent()
+        let household = HouseholdService(box.context(ScriptedInteraction()), options)
+        _ = try household.add(Self.addition("anna"))
+        _ = try household.add(Self.addition("ola"))
+        // A child whose config cannot be made (an account that is no longer 11 digits).
+        let opened = try Session.open(box.context(ScriptedInteraction()), options, useKeyring: false)
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            contents.household.children[1].accountNr = "123"
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: box.vault))
+        let request = IssueService.Request(from: nil, recipient: .plain, lifetime: 60, checksums: true, unlock: options)
+        let error = #expect(throws: LommeError.self) { try IssueService(box.context(ScriptedInteraction())).planAll(request) }
+        #expect(error?.message.hasPrefix("ola: accountNr must be") == true && error?.message.hasSuffix("nothing was issued") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: box.vault)) == before, "nothing written or recorded")
+
+        try VaultActions.update(try Session.open(box.context(ScriptedInteraction()), options, useKeyring: false)) { (contents: inout VaultContents) throws(LommeError) in
+            contents.household.children[1].accountNr = "12345678903"
+        }
+        let service = IssueService(box.context(ScriptedInteraction()))
+        let plan = try service.planAll(request)
+        #expect(plan.items.map(\.reason) == ["no code yet", "no code yet"])
+        let codes = try plan.items.map { (item) throws(LommeError) in try service.issue(item, of: plan, now: 50) }
+        #expect(codes.map(\.issued) == [50, 51] && codes.map(\.child) == ["anna", "ola"])
+        #expect(try Self.contents(box, options).household.issued.map(\.child) == ["anna", "ola"])
+        #expect(try service.planAll(request).items.map(\.reason).allSatisfy { $0.hasPrefix("current") })
+    }
+}
