@@ -40,14 +40,14 @@ struct ChildCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a child: a name, their device's receiving key, their account.",
             discussion: """
-                NAME is 1 to 32 letters (a–z, æøå), digits, - or _, unique. The key's fingerprint \
+                NAME is 1 to 32 letters (a–z, A–Z, æøå, ÆØÅ), digits, - or _, starting with a letter or digit, unique (ignoring case). The key's fingerprint \
                 is shown: compare it with what `lomme-vault key` shows on the child's device; a \
                 terminal is asked to confirm (--yes skips). --account is checked by the mod-11 \
                 rule (--no-check for test numbers). --field KEY=VALUE adds a field to the child's \
                 codes (as name=Anna); it may not set clientId, clientSecret, userId or \
                 secretExpires, which are the household's. Exit 1: the name or key is taken, or \
-                not confirmed; exit 2 or 7: a --key-image photo holding no receiving key; exit 64: \
-                a bad name, key or field.
+                not confirmed; exit 2 or 7: a --key-image photo holding no receiving key; exit 7: \
+                an --account failing its rule; exit 64: a bad name, key or field.
                 """
         )
 

@@ -8,8 +8,10 @@ struct Issue: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Turn a config into a QR code for the child's device to photograph.",
         discussion: """
-            The config comes from --from FILE (JSON; - for standard input) or, on a terminal, from \
-            questions (the client secret typed without echo). It is never taken from the command line.
+            The config is --from FILE (JSON; - for standard input), else the config stored in this \
+            machine's vault (`lomme-vault import --stdin < config.json` once, then delete the file; \
+            `lomme-vault set FIELD` changes one field), else, on a terminal, questions (the client \
+            secret typed without echo). It is never taken from the command line.
 
             The QR code is drawn in the terminal (black on white, whatever the theme) or written to \
             --output FILE.png / FILE.svg. A terminal too small for it is told the size it needs, and \
@@ -17,16 +19,29 @@ struct Issue: ParsableCommand {
             Before anything is shown, the drawing is read back by lomme-vault's own scanner and \
             compared with the payload.
 
-            With --to KEY or --to-image PHOTO the code is sealed: the config is encrypted to the \
-            child's receiving key (from `lomme-vault key` on the child's machine) and signed, inside the \
-            encryption, with this machine's own vault key, and it expires (--expires, default 24h). \
-            Only that device can open it or learn who issued it. The issuer fingerprint is printed \
-            under the code (and `lomme-vault key --issuer` prints it any time): the child's machine shows it on import and pins it on first use. Sealing needs a vault of \
-            your own (`lomme-vault init`) for the issuer key.
+            With --to NAME|KEY or --to-image PHOTO the code is sealed: the config is encrypted to the \
+            child's receiving key and signed, inside the encryption, with this machine's own vault \
+            key, and it expires (--expires, default 24h). NAME is a child of `lomme-vault child list` \
+            (looked up first): the code carries that child's accountNr and fields. KEY is a receiving \
+            key (lvk1…, from `lomme-vault key` on the child's machine); a key on the child list is that \
+            child. Only that device can open the code or learn who issued it. The issuer fingerprint is \
+            printed under the code (`lomme-vault key --issuer` prints it any time): the child's machine \
+            shows it on import and pins it on first use. Every sealed code is recorded in this vault \
+            (child, code id, issued, expires, a keyed fingerprint of the credential). Sealing needs a \
+            vault of your own (`lomme-vault init --parent`).
+
+            --all seals a fresh code to every child: --output-dir DIR writes DIR/NAME.png (mode 0644; \
+            DIR is made when missing); on a terminal the codes are shown one after another, each \
+            labelled with the child's name and "1 of 2", Enter for the next, Ctrl-C stops (the codes \
+            shown so far are recorded). --dry-run lists who would get a code and why. Every child's \
+            key and config are checked before the first code is made.
 
             Without --to the code is plain, the original app's JSON: it holds the client secret and \
             the national id in clear, and anyone who sees or photographs it can use them. Files \
             holding a plain code are written with mode 0600.
+
+            Exit 6: --to NAME names no child (the children are listed), or sealing finds no vault. \
+            Exit 64: a mistyped receiving key, or --all to a pipe without --output-dir.
             """
     )
 

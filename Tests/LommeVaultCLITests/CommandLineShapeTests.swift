@@ -46,7 +46,7 @@ struct CommandLineShapeTests {
             (["get", "clientId", "extra"], 64), (["issue", "--level", "Z"], 64), (["issue", "--expires", "99d"], 64),
             (["import"], 64), (["import", "--stdin", "x.png"], 64), (["import", "--stdin", "--expect-issuer", "nope"], 64),
             (["key", "-o", "x.txt"], 64), (["unlock", "--timeout", "zz"], 64), (["exec", "--vault", missing], 64),
-            (["issue", "--to", "lvk1bad", "--from", json], 64), (["issue", "--to", "age1xyz", "--from", json], 64),
+            (["issue", "--to", "lvk1bad", "--from", json], 64), (["issue", "--to", "age1xyz", "--from", json, "--vault", missing], 6),
             (["get", "clientId", "--vault", missing, "--no-prompt"], 6), (["token", "--vault", missing], 6),
             (["import", box.path + "/nothere.png", "--vault", missing], 2), (["import", json, "--vault", missing], 2),
             (["scan", json], 2), (["issue", "--from", bad], 7), (["issue", "--from", box.path + "/nothere.json"], 1),

@@ -124,6 +124,37 @@ struct HouseholdStoryTests {
         let gone = parent.run(["issue", "--to", "ola", "--output", box.path + "/ola2.png"])
         #expect(gone.status == 6 && gone.stderr.contains("the children are anna"), "\(gone.stderr)")
 
+        // The household as docs/FORMAT.md writes it, read by code no one here wrote the other
+        // side of: the vault opened with PyNaCl (Tests/scripts/vault-open.py), parsed by
+        // Python's json, and each record's credential recomputed with hashlib's BLAKE2b.
+        let check = """
+            import hashlib, json, struct, subprocess, sys
+            plain = subprocess.run([sys.executable, sys.argv[1], sys.argv[2], sys.argv[3]], capture_output=True, check=True).stdout
+            vault = json.loads(plain)
+            h, config = vault["household"], vault["config"]
+            key = bytes.fromhex(h["credentialKey"])
+            def credential(cid, secret):
+                data = b"lomme-vault credential v1\\0"
+                for part in (cid, secret):
+                    raw = part.encode()
+                    data += struct.pack(">I", len(raw)) + raw
+                return hashlib.blake2b(data, digest_size=16, key=key).hexdigest()
+            now = credential(config["clientId"], config["clientSecret"])
+            newest = {}
+            for record in h["issued"]:
+                newest[record["recipient"]] = record
+            assert [c["name"] for c in h["children"]] == ["anna"], h["children"]  # ola was removed; her records stay
+            assert h["children"][0]["fields"] == {"name": "Anna"} and h["children"][0]["accountNr"] == "97104133219"
+            assert len(h["issued"]) == 4 and [r["child"] for r in h["issued"]] == ["anna", "ola", "anna", "ola"]
+            assert all(r["credential"] == now for r in h["issued"][2:]), "the re-issued codes carry the new secret"
+            assert all(r["credential"] != now for r in h["issued"][:2]), "the first codes carried the old one"
+            assert config["clientSecret"] not in json.dumps(h)
+            print("ok", len(h["issued"]))
+            """
+        let script = box.write("check.py", check)
+        let verified = CLI.run([], shell: "/usr/bin/python3 '\(script)' '\(packageRoot)/Tests/scripts/vault-open.py' '\(parent.vault)' '\(parent.folder)/pw'")
+        #expect(verified.status == 0 && verified.out == "ok 4\n", "\(verified.out) \(verified.stderr.suffix(600))")
+
         // The secret is in no file of the parent's folder, no output, and no code's text.
         for secret in [oldSecret, newSecret] {
             let needle = Array(secret.utf8)

@@ -64,7 +64,7 @@ package struct Child: Sendable, Equatable {
 
     package static func checkName(_ name: String) throws(LommeError) {
         guard isValidName(name) else {
-            throw LommeError.usage("a child's name is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not")
+            throw LommeError.usage("a child's name is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not one")
         }
         if name.lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
             throw LommeError.usage("a child's name may not start with lvk1, which is how receiving keys start")

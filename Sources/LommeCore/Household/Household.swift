@@ -145,7 +145,7 @@ package struct Household: Sendable, Equatable {
 
 extension VaultContents {
     /// True when this vault issues codes to children (it has some, or issued to them).
-    package var isParent: Bool { !household.children.isEmpty }
+    package var isParent: Bool { !household.children.isEmpty || !household.issued.isEmpty }
 
     /// The secret-expiry warning for whoever uses this vault now: a parent's wording when
     /// it has children, a child's otherwise.

@@ -59,6 +59,10 @@ package struct IssueService {
     /// never compare equal and a child can tell which is newer.
     package func run(_ request: Request, now: Int64) throws(LommeError) -> Issued {
         guard case .plain = request.recipient else {
+            // A key's text is checked before the vault is opened (a typo is exit 64 at once).
+            if case .named(let text) = request.recipient, text.trimmingASCIIWhitespace().lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
+                _ = try ReceivingKey(text: text)
+            }
             let opened = try openForSealing(request.unlock)
             let (key, child) = try resolve(request.recipient, in: opened.contents.household)
             let config = try config(for: child, request, opened: opened)
