@@ -37,6 +37,9 @@ struct CompletionTests {
         #expect(Self.bash("lomme-vault get tok", sandbox: sandbox) == ["tokenUrl"])
         #expect(Self.bash("lomme-vault get ", sandbox: sandbox).filter { !$0.hasPrefix("-") } == Config.knownFieldNames)
         #expect(Self.bash("lomme-vault imp", sandbox: sandbox) == ["import"])
+        #expect(Self.bash("lomme-vault chi", sandbox: sandbox) == ["child"])
+        #expect(Self.bash("lomme-vault child re", sandbox: sandbox) == ["rekey", "remove"])
+        #expect(Self.bash("lomme-vault issue --output-d", sandbox: sandbox) == ["--output-dir"])
     }
 
     @Test("fish: the script loads and completes field and command names")

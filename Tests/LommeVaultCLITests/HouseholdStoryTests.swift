@@ -101,6 +101,10 @@ struct HouseholdStoryTests {
         #expect(refused.status == 8 && refused.stderr.contains("ask for a new"), "\(refused.stderr)")
 
         // A fresh code for every child, written to a folder; both re-import; both tokens work.
+        let beforeDryRun = readFile(parent.vault)
+        let dry = parent.run(["issue", "--all", "--dry-run"])
+        #expect(dry.status == 0 && dry.out == "anna: a new code (its last code carries an older secret)\nola: a new code (its last code carries an older secret)\n", "\(dry.out)")
+        #expect(readFile(parent.vault) == beforeDryRun, "--dry-run wrote the vault")
         let all = parent.run(["issue", "--all", "--output-dir", box.path + "/codes"])
         #expect(all.status == 0, "\(all.stderr)")
         for (child, machine) in [("anna", anna), ("ola", ola)] {

@@ -38,7 +38,7 @@ package struct TokenService {
                         timeouts: Timeouts = Timeouts()) throws(LommeError) -> Outcome {
         let opened = try Session.open(context, options)
         let config = try ConfigService.config(opened)
-        if let warning = opened.contents.secretWarning(now: Int64(time(nil))) { context.interaction.notice(warning) }
+        if let warning = opened.contents.secretWarning(now: Int64(time(nil))) { context.interaction.notice("lomme-vault: " + warning) }
         return try obtain(opened, config: config, explicitURL: explicitURL, refresh: refresh, timeouts: timeouts)
     }
 
