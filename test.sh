@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs lomme-vault's tests: checks the target graph, builds the package (the CLI tests drive
-# the built binary) and runs every Swift Testing suite against the real libraries, builds and checks the Debian
+# the built binary) and runs every Swift Testing suite against the real libraries, runs the
+# README's tour as printed, builds and checks the Debian
 # package (packaging/deb), then runs each libFuzzer target for a short while (fuzz/run).
 # On a fresh machine run ./install.sh first: it installs the Debian packages the tests use.
 #
@@ -18,6 +19,8 @@ Tests/scripts/check-imports
 swift build "${import_check[@]}"
 swift test "${import_check[@]}"
 Tests/scripts/forbidden-import-probe
+# The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
+Tests/scripts/readme-tour
 # The Debian package from the release build install.sh makes, installed into an empty root
 # and run there, then lintian (packaging/deb/README.md).
 deb="$(packaging/deb/build --output .build/deb)"

@@ -21,7 +21,6 @@ enum Prompt {
             throw LommeError(.locked, "no terminal to ask on; pass the value with --passphrase-fd or --passphrase-file (or a --from file)")
         }
         defer { close(descriptor) }
-        Terminal.write(question, to: descriptor)
         var saved = termios()
         let canHideEcho = !echo && tcgetattr(descriptor, &saved) == 0
         if canHideEcho {
@@ -32,6 +31,9 @@ enum Prompt {
             installRestoreHandlers()
             tcsetattr(descriptor, TCSAFLUSH, &quiet)
         }
+        // The question only once echo is off: an answer typed (or pasted) the moment it
+        // appears is neither shown nor flushed.
+        Terminal.write(question, to: descriptor)
         defer {
             if canHideEcho {
                 tcsetattr(descriptor, TCSAFLUSH, &saved)
