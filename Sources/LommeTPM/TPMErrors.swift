@@ -31,14 +31,14 @@ enum TPMErrors {
         guard let state else { return LommeError(.wrongPassphrase, "wrong PIN") }
         if state.triesLeft == 0 {
             return LommeError(.wrongPassphrase,
-                "wrong PIN; no tries left: the TPM now locks out (it forgives one every \(state.recoverySeconds) s); unlock with the passphrase (`lomme-vault unlock`)")
+                "wrong PIN; no tries left: the TPM now locks out (it forgives one every \(DurationText.format(UInt64(state.recoverySeconds)))); unlock with the passphrase (`lomme-vault unlock`)")
         }
         let tries = state.triesLeft == 1 ? "1 try" : "\(state.triesLeft) tries"
         return LommeError(.wrongPassphrase, "wrong PIN; \(tries) left before the TPM locks out")
     }
 
     static func lockedOut(_ state: TPMLockoutState?) -> LommeError {
-        let forgives = state.map { " (it forgives one every \($0.recoverySeconds) s)" } ?? ""
+        let forgives = state.map { " (it forgives one every \(DurationText.format(UInt64($0.recoverySeconds))))" } ?? ""
         return .failure("the TPM is locked out after too many wrong PINs\(forgives); unlock with the passphrase (`lomme-vault unlock`)")
     }
 

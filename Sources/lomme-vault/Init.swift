@@ -63,5 +63,5 @@ struct Init: ParsableCommand {
 
 func formatSeconds(_ seconds: Double) -> String {
     let tenths = Int((seconds * 100).rounded())
-    return "\(tenths / 100).\(tenths % 100 < 10 ? "0" : "")\(tenths % 100) s"
+    return "\(tenths / 100).\(tenths % 100 < 10 ? "0" : "")\(tenths % 100)s"
 }

@@ -1,3 +1,4 @@
+import Glibc
 import ArgumentParser
 import LommeCore
 import LommeImages
@@ -63,7 +64,7 @@ struct Scan: ParsableCommand {
             return """
                 \(photo): sealed lomme-vault code (the config inside is encrypted to one device)
                   issued   \(VaultContents.timestamp(Int(envelope.issued)))
-                  expires  \(VaultContents.timestamp(Int(envelope.expires)))
+                  \(envelope.expiry(now: Int64(time(nil))))
                 Import it on the device it was issued to: `lomme-vault import \(photo)`
 
                 """

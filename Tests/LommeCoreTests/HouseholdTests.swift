@@ -153,3 +153,12 @@ extension JSON {
         return []
     }
 }
+
+@Suite("Durations, rough")
+struct RoughDurationTests {
+    @Test func theTwoLargestUnitsNextToEachOther() {
+        #expect(DurationText.rough(0) == "0s" && DurationText.rough(45) == "45s" && DurationText.rough(150) == "2m30s")
+        #expect(DurationText.rough(7201) == "2h" && DurationText.rough(7260) == "2h1m" && DurationText.rough(86399) == "23h59m")
+        #expect(DurationText.rough(10800) == "3h" && DurationText.rough(6 * 86400 + 4 * 3600 + 59) == "6d4h")
+    }
+}

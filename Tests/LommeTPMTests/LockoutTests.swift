@@ -20,11 +20,11 @@ struct LockoutTests {
         }
         #expect(messages[0] == "wrong PIN; 2 tries left before the TPM locks out", "\(messages)")
         #expect(messages[1] == "wrong PIN; 1 try left before the TPM locks out", "\(messages)")
-        #expect(messages[2].hasPrefix("wrong PIN; no tries left: the TPM now locks out (it forgives one every 120 s)"), "\(messages)")
+        #expect(messages[2].hasPrefix("wrong PIN; no tries left: the TPM now locks out (it forgives one every 2m)"), "\(messages)")
 
         let locked = failure { () throws(LommeError) in try device.unseal(sealed, auth: Secrets.auth, pcrs: []) }
         #expect(locked?.code == .failure, "\(String(describing: locked))")
-        #expect(locked?.message == "the TPM is locked out after too many wrong PINs (it forgives one every 120 s); "
+        #expect(locked?.message == "the TPM is locked out after too many wrong PINs (it forgives one every 2m); "
             + "unlock with the passphrase (`lomme-vault unlock`)", "\(String(describing: locked))")
         #expect(device.lockoutState()?.failedTries == 3)
     }

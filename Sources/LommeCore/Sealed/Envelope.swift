@@ -130,20 +130,24 @@ package struct Envelope: Sendable, Equatable {
     /// Refuses an expired code or one from the future (times are bounded, so no overflow).
     func checkClock(now: Int64) throws(LommeError) {
         if now > expires + Envelope.clockSkew {
-            throw LommeError.refused("this code expired \(Envelope.describeAge(now - expires)) ago; ask for a new one")
+            throw LommeError.refused("this code expired \(DurationText.rough(UInt64(now - expires))) ago (at \(VaultContents.timestamp(Int(expires)))); ask the parent for a new one")
         }
         if issued > now + Envelope.clockSkew {
-            throw LommeError.refused("this code says it was issued \(Envelope.describeAge(issued - now)) in the future; check both clocks")
+            throw LommeError.refused("this code says it was issued \(DurationText.rough(UInt64(issued - now))) in the future; check both clocks")
         }
     }
 
-    static func describeAge(_ seconds: Int64) -> String {
-        switch seconds {
-        case ..<120: "\(seconds) seconds"
-        case ..<7200: "\(seconds / 60) minutes"
-        case ..<172_800: "\(seconds / 3600) hours"
-        default: "\(seconds / 86400) days"
+    /// When the code expires, as `scan` and `import` say it: "expires in 3h (at …)", or
+    /// within the clock-skew allowance "expired 2m ago — accepted within the 5-minute
+    /// clock-skew allowance", or past it "expired 2h ago (at …): ask the parent for a new one".
+    package func expiry(now: Int64) -> String {
+        let at = VaultContents.timestamp(Int(expires))
+        if now <= expires { return "expires in \(DurationText.rough(UInt64(expires - now))) (at \(at))" }
+        let ago = DurationText.rough(UInt64(now - expires))
+        if now <= expires + Envelope.clockSkew {
+            return "expired \(ago) ago (at \(at)) — accepted within the \(Envelope.clockSkew / 60)-minute clock-skew allowance"
         }
+        return "expired \(ago) ago (at \(at)): ask the parent for a new one"
     }
 
     package static func bigEndian(_ value: UInt64) -> [UInt8] {

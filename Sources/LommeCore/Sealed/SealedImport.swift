@@ -70,10 +70,10 @@ package struct SealedImport: Sendable {
         identity.lastEnvelope = (envelope.id, envelope.issued)
     }
 
-    /// Lines for the person importing: who issued it and until when it was valid.
-    package var summaryLines: [String] {
+    /// Lines for the person importing: who issued it and until when it is valid.
+    package func summaryLines(now: Int64) -> [String] {
         let print = content.issuerFingerprint
-        var lines = ["Sealed to this device; issued \(VaultContents.timestamp(Int(envelope.issued))), expires \(VaultContents.timestamp(Int(envelope.expires)))."]
+        var lines = ["Sealed to this device; issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.expiry(now: now))."]
         switch issuer {
         case .firstUse:
             lines.append("Issuer \(print): first sealed code on this device; it will be pinned, and later codes must come from the same issuer. Compare it with the issuer fingerprint on the parent's machine: `lomme-vault issue` printed it under the code, and `lomme-vault key --issuer` prints it there any time.")

@@ -45,4 +45,18 @@ package enum DurationText {
         }
         return text
     }
+
+    /// `format` to its two largest units, for "how long ago" and "how long left":
+    /// `45s`, `2m30s`, `23h59m`, `3h`, `6d4h`.
+    package static func rough(_ seconds: UInt64) -> String {
+        guard let first = units.firstIndex(where: { seconds >= $0.seconds }) else { return "0s" }
+        let big = units[first]
+        var text = "\(seconds / big.seconds)\(big.letter)"
+        if first + 1 < units.count {
+            let small = units[first + 1]
+            let rest = seconds % big.seconds / small.seconds
+            if rest > 0 { text += "\(rest)\(small.letter)" }
+        }
+        return text
+    }
 }

@@ -88,7 +88,7 @@ package struct ImportService {
         let now = Int64(time(nil))
         let check = try sealedCheck(text, identity: identity, now: now)
         if check.alreadyImported { return .alreadyImported }
-        try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines, question: check.question,
+        try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines(now: now), question: check.question,
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.

@@ -109,7 +109,7 @@ package struct TokenService {
 
     static func message(for failure: HTTPClient.Failure, endpoint: String, timeouts: Timeouts) -> LommeError {
         func seconds(_ value: Double) -> String {
-            value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+            value == value.rounded() && value >= 1 ? DurationText.format(UInt64(value)) : "\(value)s"
         }
         switch failure {
         case .noLibrary(let detail):
