@@ -1,3 +1,4 @@
+import ArgumentParser
 import LommeCore
 
 /// What main.swift does with argv before ArgumentParser sees it: `--vault PATH` (or
@@ -23,6 +24,17 @@ enum CommandWord {
         guard index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
         let word = arguments[index]
         try check(word, commands: commands)
+        // A command made of subcommands (`child`): its next word must name one of them.
+        if let type = LommeVaultCommand.configuration.subcommands.first(where: { $0._commandName == word }),
+           !type.configuration.subcommands.isEmpty, index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+            let names = type.configuration.subcommands.map { $0._commandName }
+            let sub = arguments[index + 1]
+            if !names.contains(sub) {
+                let near = suggestion(for: sub, among: names).map { "did you mean \"\(word) \($0)\"?" }
+                    ?? "`lomme-vault \(word) --help` lists them"
+                throw LommeError.usage("unknown command \"\(word) \(JSON.printable(sub))\"; \(near)")
+            }
+        }
         if word == "help", index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
             try check(arguments[index + 1], commands: commands)
         }
@@ -34,6 +46,16 @@ enum CommandWord {
     /// that names one.
     static func command(in arguments: [String], commands: [String]) -> String? {
         arguments.first { commands.contains($0) && $0 != "help" }
+    }
+
+    /// The command named in `arguments`, with its subcommand when it has them (`child list`).
+    static func commandPath(in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(where: { LommeVaultCommand.commandNames.contains($0) && $0 != "help" }) else { return nil }
+        let name = arguments[index]
+        guard let type = LommeVaultCommand.configuration.subcommands.first(where: { $0._commandName == name }) else { return name }
+        let children = type.configuration.subcommands.map { $0._commandName }
+        if let sub = arguments[(index + 1)...].first(where: { children.contains($0) }) { return name + " " + sub }
+        return name
     }
 
     static func check(_ word: String, commands: [String]) throws(LommeError) {

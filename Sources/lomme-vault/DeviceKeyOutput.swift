@@ -6,15 +6,18 @@ import LommeVaultKit
 /// Prints this machine's receiving key as `init --child` and `key` show it: a QR code of the
 /// key (in capitals, so the code is alphanumeric) and the key as text, on stdout.
 enum DeviceKeyOutput {
-    static func show(_ key: ReceivingKey, output: String? = nil, textOnly: Bool = false) throws {
+    /// `advice`: the paragraph on stderr saying what the key is for (`key` gives it only on
+    /// a terminal: pipes get data, terminals get words).
+    static func show(_ key: ReceivingKey, output: String? = nil, textOnly: Bool = false, advice: Bool = true) throws {
         if textOnly {
             Terminal.output(key.text + "\n")
             return
         }
         let code = try IssuedCode(payload: key.text.uppercased(), level: .M)
         let hint = """
-            This machine's receiving key \(key.fingerprint). It is public: show it to the parent, who seals \
-            a code to it with `lomme-vault issue --to-image PHOTO-OF-THIS-CODE` or `--to \(key.text)`.
+            This machine's receiving key \(key.fingerprint). It is public: show it to the parent, who adds \
+            this machine with `lomme-vault child add NAME --key-image PHOTO-OF-THIS-CODE --account ACCOUNTNR` \
+            (or `--key \(key.text)`), or seals one code to it with `lomme-vault issue --to \(key.text)`.
             """
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
@@ -24,6 +27,6 @@ enum DeviceKeyOutput {
             try TerminalCode.show(code, printedAfter: [key.text, hint])
         }
         Terminal.output(key.text + "\n")
-        Terminal.info(hint)
+        if advice { Terminal.info(hint) }
     }
 }

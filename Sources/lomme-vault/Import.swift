@@ -54,8 +54,8 @@ struct Import: ParsableCommand {
         request.unlock = vault.unlockOptions
         let path = context.store.path
         switch try ImportService(context, request).run(found.payload) {
-        case .alreadyHeld: Terminal.info("The vault already holds this config; nothing changed.")
-        case .alreadyImported: Terminal.info("This sealed code was imported already; nothing changed.")
+        case .alreadyHeld: Terminal.info("Unchanged: the vault already holds this config; nothing was written.")
+        case .alreadyImported: Terminal.info("Unchanged: this sealed code was imported already; nothing was written.")
         case .stored: Terminal.info("Stored in \(path).")
         case .created: Terminal.info("Created the vault and stored the config in \(path).")
         }

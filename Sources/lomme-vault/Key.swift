@@ -1,3 +1,4 @@
+import Glibc
 import ArgumentParser
 import LommeCore
 import LommeVaultKit
@@ -20,7 +21,7 @@ struct Key: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write the QR code to FILE.png or FILE.svg instead of the terminal.", valueName: "FILE"))
     var output: String?
 
-    @Flag(name: .long, help: "Print only the key text (for scripts).")
+    @Flag(name: .long, help: "Print only the key text and a newline on stdout (for scripts and files); nothing on stderr.")
     var text = false
 
     @Flag(name: .long, help: "Print this machine's issuer fingerprint (what a child compares on import) instead of the receiving key.")
@@ -42,16 +43,17 @@ struct Key: ParsableCommand {
             return showIssuer(Fingerprint.of(key))
         }
         if !issuer, let bytes = header?.receiving, let key = ReceivingKey(bytes: bytes) {
-            return try DeviceKeyOutput.show(key, output: output, textOnly: text)
+            return try DeviceKeyOutput.show(key, output: output, textOnly: text, advice: Terminal.isTerminal(STDERR_FILENO))
         }
         let (identity, made) = try Provisioning(context).deviceIdentity(vault.unlockOptions)
-        if made { Terminal.info("Made this machine's keys and stored them in the vault.") }
+        if made && !text { Terminal.info("Made this machine's keys and stored them in the vault.") }
         if issuer { return showIssuer(identity.signing.fingerprint) }
-        try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text)
+        try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text, advice: Terminal.isTerminal(STDERR_FILENO))
     }
 
     func showIssuer(_ fingerprint: String) {
         Terminal.output(fingerprint + "\n")
+        guard Terminal.isTerminal(STDERR_FILENO) else { return }
         Terminal.info("This machine's issuer fingerprint. A child's machine shows it when it imports the first sealed code issued here: tell the child it must be this one.")
     }
 }

@@ -8,7 +8,8 @@ struct Lock: ParsableCommand {
             Like a phone's lock button: after it, `get` and `token` need the passphrase again. Not an \
             error when already locked. The session is found by an id the vault carries, so a vault that \
             was moved or renamed since `unlock` is locked all the same; --all forgets every session and \
-            every cached token of this user, even of a vault that was deleted.
+            every cached token of this user, even of a vault that was deleted. Exit 6: no vault at the \
+            path (`lock --all` needs none).
             """)
 
     @Flag(name: .customLong("all"), help: "Forget every lomme-vault session and cached token of this user.") var all = false

@@ -22,11 +22,14 @@ struct LommeVaultCommand: ParsableCommand {
             (calibrate, moderate, interactive, minimum) sets the key derivation cost of a new vault or \
             passphrase; LOMME_VAULT_KEYRING=off never keeps the vault unlocked.
 
-            EXIT CODES: 0 success; 1 any other failure; 2 no QR code found, or the image cannot be \
-            read; 3 vault locked and no prompt possible; 4 wrong passphrase; 5 vault file damaged or \
-            tampered with; 6 no vault, or no such field; 7 payload refused (not a config, a rule \
-            failed, expired, tampered, not for this device, older than the stored one); 8 token \
-            endpoint unreachable or refused the credentials; 64 usage error.
+            EXIT CODES: 0 success (also "unchanged": the value was stored already); 1 any other \
+            failure (a question answered no, a TPM in lockout, a TPM without a lockout \
+            authorization on `enroll tpm2 --pin`, a child's name or key taken); 2 no QR code found, or \
+            the image cannot be read; 3 vault locked and no prompt possible; 4 wrong passphrase, TPM \
+            PIN or key file; 5 vault file damaged or tampered with; 6 no vault (`lock` and `status` \
+            too), no such field, no such child, no stored config; 7 payload or value refused (not a \
+            config, a rule failed, expired, tampered, not for this device, older than the stored \
+            one); 8 token endpoint unreachable or refused the credentials; 64 usage error.
             """,
         version: LommeVersion.string,
         subcommands: [

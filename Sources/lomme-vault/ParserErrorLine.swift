@@ -16,12 +16,36 @@ enum ParserErrorLine {
             line = first.lowercased() + line.dropFirst()
         }
         if code == .validationFailure {
+            // ArgumentParser's "unknown option '--josn'. Did you mean '--json'?" in the house
+            // style: "unknown option --josn; did you mean --json?".
+            line = line.replacing(". Did you mean ", with: "; did you mean ")
+            line = Self.unquotingOptions(line)
             if line.hasSuffix(".") { line.removeLast() }
-            let command = CommandWord.command(in: arguments, commands: LommeVaultCommand.commandNames)
-            line += "; see `lomme-vault \(command.map { $0 + " " } ?? "")--help`"
+            let command = CommandWord.commandPath(in: arguments)
+            let help = "`lomme-vault \(command.map { $0 + " " } ?? "")--help`"
+            line += line.hasSuffix("?") ? " (see \(help))" : "; see \(help)"
         }
         Terminal.error(line)
         Glibc.exit(code.rawValue)
+    }
+}
+
+extension ParserErrorLine {
+    /// `'--josn'` → `--josn`: the quotes ArgumentParser puts around an option's name, never
+    /// an apostrophe ("the key file's path").
+    static func unquotingOptions(_ line: String) -> String {
+        var out = "", rest = Substring(line)
+        while let open = rest.firstIndex(of: "'") {
+            let after = rest[rest.index(after: open)...]
+            if after.hasPrefix("-"), let close = after.firstIndex(of: "'") {
+                out += rest[..<open] + after[..<close]
+                rest = after[after.index(after: close)...]
+            } else {
+                out += rest[...open]
+                rest = after
+            }
+        }
+        return out + rest
     }
 }
 

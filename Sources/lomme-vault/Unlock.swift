@@ -13,6 +13,7 @@ struct Unlock: ParsableCommand {
             Where the kernel refuses the keyring (some containers), or with LOMME_VAULT_KEYRING=off, \
             unlock fails (exit 1) and every command asks for the passphrase instead.
             """ + " " + SlotKinds.all.map { $0.unlockHelp }.joined(separator: " ")
+            + " Exit 3: no terminal to ask on and no passphrase (or PIN) given; 4: wrong passphrase, wrong TPM PIN, or a key file that does not open the vault; 1: a TPM in lockout (unlock with the passphrase), no TPM, a PCR changed, or no keyring; 5: the vault is damaged; 6: no vault."
     )
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))

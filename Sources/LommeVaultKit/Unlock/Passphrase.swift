@@ -26,6 +26,9 @@ package enum PassphraseSource: Sendable, Equatable {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             label = path
             guard descriptor >= 0 else {
+                if errno == ENOENT {
+                    throw LommeError.failure("the \(noun) file \(path) does not exist; check the path given to --\(noun == "passphrase" ? "passphrase" : noun)-file")
+                }
                 throw LommeError.failure("cannot read the \(noun) file \(path): \(String(cString: strerror(errno)))")
             }
         }

@@ -165,7 +165,14 @@ package enum Session {
             if let opened { return opened }
             if attempt < tries { interaction.notice("Wrong passphrase; try again.") }
         }
-        throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path)\(tries > 1 ? " (\(tries) tries)" : ""); try again")
+        switch options.source {
+        case .terminal:
+            throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path) (\(tries) tries); run the command again")
+        case .file(let path):
+            throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path): the first line of \(path) does not open it; check the file")
+        case .descriptor(let fd):
+            throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path): the first line read from file descriptor \(fd) does not open it")
+        }
     }
 
     /// Keeps `master` in the keyring for `idle` seconds of non-use, until `deadline` at the
