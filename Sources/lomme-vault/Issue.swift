@@ -110,14 +110,24 @@ struct Issue: ParsableCommand {
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: sealed ? 0o644 : 0o600)
         }
-        var lines = [""] + Self.summary(issued, code: code)
+        var lines = Self.summary(issued, code: code)
         if let output {
             lines.append("Wrote \(output) (mode \(sealed ? "0644" : "0600")).")
             Terminal.info(lines.joined(separator: "\n"))
         } else {
-            // The summary goes under the code, and the window must hold both.
-            try TerminalCode.show(code, note: lines.joined(separator: "\n"))
+            // The summary first (a small window shows what is coming and the size it
+            // needs), a one-line recap under the code; the window must hold all three.
+            try TerminalCode.show(code, before: lines.joined(separator: "\n"), note: Self.recap(issued))
         }
+    }
+
+    /// The line under a drawn code: its kind, for whom, until when, by whom.
+    static func recap(_ issued: IssueService.Issued) -> String {
+        guard let recipient = issued.recipient, let issuer = issued.issuer else {
+            return "Above: a plain code: it holds the client secret in clear."
+        }
+        let whom = issued.child.map { "\($0) (\(recipient.fingerprint))" } ?? recipient.fingerprint
+        return "Above: sealed to \(whom), expires \(VaultContents.timestamp(Int(issued.expires))); issuer \(issuer.fingerprint)."
     }
 
     /// What is said about a code: its kind, recipient, expiry, fields (the secret masked).

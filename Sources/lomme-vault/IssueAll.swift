@@ -40,7 +40,8 @@ struct IssueAll {
             if index > 0 { Terminal.output("\u{1B}[H\u{1B}[2J") }  // the next code on a clean screen
             let last = index == plan.items.count - 1
             let next = last ? [] : ["Enter: the next code (\(plan.items[index + 1].child.name)); Ctrl-C stops (the codes shown so far are recorded)."]
-            try TerminalCode.show(code, note: ([label] + Issue.summary(issued, code: code)).joined(separator: "\n"), printedAfter: next)
+            try TerminalCode.show(code, before: ([label] + Issue.summary(issued, code: code)).joined(separator: "\n"),
+                                  note: label + ": " + Issue.recap(issued), printedAfter: next)
             if !last {
                 Terminal.info(next[0])
                 _ = try Prompt.ask("")

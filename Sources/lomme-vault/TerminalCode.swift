@@ -12,25 +12,29 @@ import LommeVaultKit
 /// To a file or a pipe: plain text without colour escapes and without a size check (a file
 /// does not wrap), dark modules as `█ ▀ ▄` ink for a light ground, as qrencode -t utf8 does.
 ///
-/// `note` is the text shown under the code (on stderr: the fields, the kind, the issuer's
-/// fingerprint, as SPEC.md's "Issue output" puts it). The window must hold the code and the
+/// `before` is the summary shown first (on stderr: the fields, the kind, the issuer's
+/// fingerprint), `note` the line under the code. The window must hold the code and the
 /// note together, so that the note cannot scroll the top of the code out of view.
 enum TerminalCode {
-    /// `printedAfter`: what the caller prints itself right after the code (on stdout or
-    /// stderr); its rows count like the note's.
-    static func show(_ code: IssuedCode, note: String? = nil, printedAfter: [String] = []) throws {
+    /// `before`: the summary, shown first, so that even a window too small for the code
+    /// shows what is coming (and, while it waits, the size it needs). `note`: the text shown
+    /// under the code (on stderr). `printedAfter`: what the caller prints itself right after
+    /// the code (on stdout or stderr); its rows count like the note's.
+    static func show(_ code: IssuedCode, before: String? = nil, note: String? = nil, printedAfter: [String] = []) throws {
         let style = QRRender.TerminalStyle.forTerminal(getenv("TERM").map { String(cString: $0) })
         guard Terminal.isTerminal(STDOUT_FILENO) else {
+            if let before { Terminal.info(before) }
             Terminal.output(try code.plainText(style: style))
             if let note { Terminal.info(note) }
             return
         }
         let text = try code.terminalText(style: style)
         let columns = (code.matrix.size + 2 * QRRender.quietZone) * (style == .fullBlocks ? 2 : 1)
-        // The code's lines, the note's (wrapped at the code's width, the narrowest window
-        // that fits), and one more for the cursor after them.
-        let after = (note.map { [$0] } ?? []) + printedAfter
-        let rows = text.split(separator: "\n").count + after.reduce(0) { $0 + wrappedRows($1, columns: columns) } + 1
+        // The summary's lines, the code's, the note's (wrapped at the code's width, the
+        // narrowest window that fits), and one more for the cursor after them.
+        let around = (before.map { [$0] } ?? []) + (note.map { [$0] } ?? []) + printedAfter
+        let rows = text.split(separator: "\n").count + around.reduce(0) { $0 + wrappedRows($1, columns: columns) } + 1
+        if let before { Terminal.info(before) }
         waitUntilFits((columns, rows), level: code.matrix.level)
         Terminal.output(text)
         if let note { Terminal.info(note) }

@@ -38,15 +38,18 @@ struct TerminalSizeTests {
         #expect(waiting.contains("this one is 80 × 24") && waiting.contains("--output code.png") && waiting.contains("lower --level than H"))
         #expect(!waiting.contains { Self.blocks.contains($0) }, "a code was drawn in a terminal too small for it:\n\(waiting)")
         #expect(!waiting.contains("EXIT="), "issue did not wait")
+        // The summary comes first: a 24-row window shows what is coming while it waits.
+        #expect(waiting.contains("Plain config (QR version") && waiting.contains("clientSecret  ********"), "\(waiting)")
 
         tty.tmux(["resize-window", "-t", "t", "-x", "120", "-y", "60"])
         try #require(tty.wait(for: "EXIT="))
         let done = tty.screen
         #expect(done.contains("EXIT=0"), "\(done)")
-        // The summary comes under the code (SPEC.md, "Issue output"), and the whole code is
-        // still on the screen: the window was made to fit both.
+        // The summary before the code, a recap of its kind under it, and the whole code
+        // still on the screen: the window was made to fit all three.
         let summary = try #require(done.range(of: "Warning: this code holds")), code = try #require(done.firstIndex(of: "▀"))
-        #expect(code < summary.lowerBound, "\(done)")
+        let recap = try #require(done.range(of: "Above: a plain code: it holds the client secret in clear."))
+        #expect(summary.lowerBound < code && code < recap.lowerBound, "\(done)")
         for theme in QRVerify.Theme.allCases {
             #expect(Self.decoded(tty, theme: theme) == [payload], "the drawn code does not read on a \(theme) theme")
         }
