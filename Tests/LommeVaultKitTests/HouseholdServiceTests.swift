@@ -112,6 +112,28 @@ struct HouseholdServiceTests {
         #expect(byKey.child == "anna" && byKey.config.accountNr == "97104133219")
     }
 
+    @Test func rekeyMovesTheChildToTheNewDevice() throws {
+        let (box, options) = try Self.parent()
+        let old = ReceivingKeyPair.generate(), new = ReceivingKeyPair.generate()
+        let service = HouseholdService(box.context(ScriptedInteraction()), options)
+        _ = try service.add(Self.addition("anna", old.publicKey))
+        _ = try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("anna"), lifetime: 60, checksums: true, unlock: options), now: 10)
+        #expect(try service.list().children.map(\.current) == [true])
+        let declined = ScriptedInteraction([.no])
+        #expect(throws: LommeError.failure("not replaced; anna's receiving key stays \(old.publicKey.fingerprint)")) {
+            try HouseholdService(box.context(declined), options).rekey("anna", to: new.publicKey, yes: false)
+        }
+        #expect(declined.questions.first?.contains(new.publicKey.fingerprint) == true)
+        #expect(throws: LommeError.self) { try service.rekey("anna", to: old.publicKey, yes: true) }
+        let moved = try HouseholdService(box.context(ScriptedInteraction([.yes])), options).rekey("ANNA", to: new.publicKey, yes: false)
+        #expect(moved.receivingKey == new.publicKey && moved.name == "anna")
+        #expect(try service.list().children.map(\.current) == [false], "the new device has no code yet")
+        let issued = try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("anna"), lifetime: 60, checksums: true, unlock: options), now: 20)
+        #expect(try Envelope(text: issued.payload).open(with: new, now: 20).config.accountNr == "97104133219")
+        #expect(throws: LommeError.self) { try Envelope(text: issued.payload).open(with: old, now: 20) }
+        #expect(try service.list().children.map(\.current) == [true])
+    }
+
     @Test func setReplacesTheSecretAndNamesWhoNeedsANewCode() throws {
         let (box, options) = try Self.parent()
         let household = HouseholdService(box.context(ScriptedInteraction()), options)

@@ -140,9 +140,12 @@ package struct HouseholdService {
         if let owner = opened.contents.household.child(with: key) {
             throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s; each child's device has its own (`lomme-vault key` on it)")
         }
+        if let own = try opened.contents.deviceIdentity(), own.receiving.publicKey == key {
+            throw LommeError.failure("that receiving key (\(key.fingerprint)) is this machine's own; run `lomme-vault key` on \(child.name)'s new device and use the key it shows")
+        }
         try confirm(["Child \(child.name): receiving key \(child.receivingKey.fingerprint) → \(key.fingerprint)"],
                     question: "Is \(key.fingerprint) the fingerprint \(child.name)'s new device shows (`lomme-vault key`)? Replace the key?",
-                    yes: yes, declined: "not changed")
+                    yes: yes, declined: "not replaced; \(child.name)'s receiving key stays \(child.receivingKey.fingerprint)")
         var updated = child
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             guard let index = contents.household.children.firstIndex(where: { $0.matches(name) }) else {
