@@ -1,4 +1,6 @@
 import Glibc
+import LommeCamera
+import LommeCore
 import LommeScan
 
 // Benchmark driver for bench/scan: decodes pictures and prints one line per picture,
@@ -10,6 +12,16 @@ import LommeScan
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
+//
+// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] CLIP...` plays each clip
+// through LommeCamera's live scan (paced as a webcam unless --unpaced) and prints
+//   PATH \t FRAMES_READ \t FRAMES_SCANNED \t FRAMES_DROPPED \t SECONDS \t SCAN_SECONDS \t
+//   FOUND_AT_SECONDS \t FOUND_FRAME_TIME \t HEX
+// (the last three "-" when nothing was accepted; any decode is accepted).
+if CommandLine.arguments.dropFirst().first == "--camera" {
+    cameraBench(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
@@ -85,4 +97,40 @@ for path in paths {
 func String(format value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10)"
+}
+
+func String(format value: Double, places: Int) -> String {
+    let scale = places == 3 ? 1000 : 100
+    let n = Int((value * Double(scale)).rounded())
+    let fraction = "\(n % scale)"
+    return "\(n / scale)." + String(repeating: "0", count: (places == 3 ? 3 : 2) - fraction.count) + fraction
+}
+
+func cameraBench(_ arguments: [String]) {
+    var live = LiveOptions()
+    var clips: [String] = []
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--unpaced": live.paced = false
+        case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 60)
+        default: clips.append(argument)
+        }
+    }
+    for clip in clips {
+        do throws(LommeError) {
+            let source = try FrameSource(path: clip)
+            let (outcome, counts) = try LiveScan(source: source, options: live).run(accept: { _ in true })
+            var tail = ["-", "-", "-"]
+            if case .found(let decoded, let frame) = outcome {
+                tail = [String(format: counts.seconds, places: 3), String(format: frame.time, places: 3), hex(decoded.bytes)]
+            }
+            print(([clip, "\(counts.read)", "\(counts.scanned)", "\(counts.dropped)", String(format: counts.seconds, places: 3),
+                    String(format: counts.scanSeconds, places: 3)] + tail).joined(separator: "\t"))
+        } catch {
+            var line = "lomme-bench: \(error.message)\n"
+            line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+            exit(error.code.rawValue)
+        }
+    }
 }

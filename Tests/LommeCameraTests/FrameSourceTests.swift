@@ -1,0 +1,2 @@
+import LommeCamera
+import Testing
