@@ -69,7 +69,7 @@ enum FrameErrors {
     }
 
     static func notAVideo(_ path: String, code: Int32) -> LommeError {
-        LommeError.image("\(ImageLimits.display(path)) is not a video lomme-vault can read (\(describe(code))); record MJPEG, H.264 or raw YUV in Matroska, MP4 or AVI")
+        LommeError.image("\(ImageLimits.display(path)) is not a video lomme-vault can read (\(describe(code))); give a recording in MJPEG, H.264 or raw YUV (Matroska, MP4 or AVI), or read a photo without --camera")
     }
 
     static func read(_ path: String, code: Int32) -> LommeError {

@@ -15,11 +15,18 @@ struct Scan: ParsableCommand {
             code is shown with control characters escaped (\\x1b). No vault is needed.
             Reads PNG, JPEG (with EXIF orientation), WebP, PGM/PPM and HEIC, sniffed from the \
             bytes. Exit code 2 when a photo holds no QR code or cannot be read.
+
+            With --camera the code is read live from the webcam (/dev/video0, or --device, \
+            which may be a video file), showing on a terminal a small grey picture of what it \
+            sees, until the first frame holding a QR code. Nothing seen within --timeout \
+            (default 2m), or the file's end, is exit 2; Ctrl-C is exit 130.
             """
     )
 
     @Argument(help: ArgumentHelp("Photos or images to decode.", valueName: "PHOTO"))
-    var photos: [String]
+    var photos: [String] = []
+
+    @OptionGroup var camera: CameraOptions
 
     @Flag(name: .long, help: "Print the exact decoded text (secrets included), nothing else.")
     var raw = false
@@ -28,11 +35,13 @@ struct Scan: ParsableCommand {
     var noNewline = false
 
     func validate() throws {
-        if photos.isEmpty { throw ValidationError("name at least one photo") }
+        if camera.camera && !photos.isEmpty { throw ValidationError("give photos or --camera, not both") }
+        if photos.isEmpty && !camera.camera { throw ValidationError("name at least one photo, or --camera") }
     }
 
     func run() throws {
         Hardening.apply()  // the secret is in memory from here on: no core dumps
+        if camera.camera { return try runCamera() }
         var firstError: LommeError?
         for photo in photos {
             do {
@@ -51,6 +60,16 @@ struct Scan: ParsableCommand {
             }
         }
         if let firstError { throw ExitCode(firstError.code.rawValue) }
+    }
+
+    /// The first code the camera (or the video file) shows, as for a photo.
+    func runCamera() throws {
+        let decoded = try CameraInput.read(camera, sought: "QR code", accept: { _ in true }, rejected: { _ in "" })
+        if raw {
+            Terminal.data(decoded.text + (!noNewline && Terminal.isTerminal(1) ? "\n" : ""))
+        } else {
+            Terminal.show(Self.describe(decoded, photo: TerminalText.line(camera.path)))
+        }
     }
 
     static func describe(_ decoded: Decoded, photo: String) -> String {
