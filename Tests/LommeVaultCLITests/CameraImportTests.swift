@@ -1,0 +1,148 @@
+import Foundation
+import LommeTestSupport
+import Testing
+
+/// `import --camera` and `scan --camera` driven through the built binary, with clips the test
+/// makes (Tests/scripts/make-clip: ImageMagick frames, the `ffmpeg` command) played through
+/// `--device`: the same decoding path a webcam's frames take. Real FFmpeg, real zbar.
+@Suite("Camera: import and scan from a clip")
+struct CameraImportTests {
+    static let phrase = "camera passphrase 2026"
+
+    /// A vault with a passphrase file, and the code of `config` as a PNG.
+    static func setUp(_ box: CLI.Sandbox, config: String = Sample.configA) throws -> (pw: String, code: String) {
+        let pw = box.write("pw", phrase + "\n")
+        try #require(CLI.run(["init", "--vault", box.vault, "--passphrase-file", pw]).status == 0)
+        let code = box.path + "/code.png"
+        try #require(Clips.code(config, to: code))
+        return (pw, code)
+    }
+
+    static func clip(_ kind: String, in box: CLI.Sandbox, code: String? = nil, size: String = "640x480",
+                     codec: String = "mjpeg", seconds: Double = 2.5) throws -> String {
+        let made = Clips.make(kind, in: box.path, code: code, size: size, codec: codec, seconds: seconds)
+        return try #require(made.path, "make-clip: \(made.error)")
+    }
+
+    /// Each kind of clip, in each codec and both sizes (a Latin square: every kind in every
+    /// codec, every codec at both sizes): the config is stored from the camera.
+    @Test(arguments: [
+        ("sweep", "mjpeg", "640x480"), ("screen", "h264", "640x480"), ("shake", "yuyv", "640x480"),
+        ("screen", "mjpeg", "1280x720"), ("shake", "h264", "1280x720"), ("sweep", "yuyv", "1280x720"),
+    ])
+    func importsTheConfigFromTheFirstReadableFrames(kind: String, codec: String, size: String) throws {
+        let box = CLI.Sandbox()
+        let (pw, code) = try Self.setUp(box)
+        let clip = try Self.clip(kind, in: box, code: code, size: size, codec: codec)
+        let result = CLI.run(["import", "--camera", "--device", clip, "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(result.status == 0, "\(kind) \(codec) \(size): \(result.stderr)")
+        #expect(result.stderr.contains("Read a QR code from"), "\(result.stderr)")
+        #expect(result.stderr.contains("Stored in"), "\(result.stderr)")
+        // the preview is for terminals only
+        #expect(!result.stderr.contains("\u{1B}[") && !result.stderr.contains("▀"))
+        let secret = CLI.run(["get", "clientSecret", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(secret.out == Sample.secretA, "\(secret.stderr)")
+    }
+
+    @Test func aClipWithNoCodeEndsWithExitTwoAndStoresNothing() throws {
+        let box = CLI.Sandbox()
+        let clip = try Self.clip("blank", in: box, codec: "h264", seconds: 1.5)
+        let pw = box.write("pw", Self.phrase + "\n")
+        let result = CLI.run(["import", "--camera", "--device", clip, "--yes", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(result.status == 2)
+        #expect(result.stderr == "lomme-vault: no QR code holding a lomme-vault config in \(clip) (read to its end)\n", "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: box.vault))
+        let scan = CLI.run(["scan", "--camera", "--device", clip])
+        #expect(scan.status == 2 && scan.out.isEmpty)
+        #expect(scan.stderr.contains("no QR code in"), "\(scan.stderr)")
+    }
+
+    @Test func theTimeoutEndsALongClipWithExitTwo() throws {
+        let box = CLI.Sandbox()
+        let clip = try Self.clip("blank", in: box, seconds: 8)
+        let result = CLI.run(["scan", "--camera", "--device", clip, "--timeout", "1s"], timeout: 60)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("in the first 1s of"), "\(result.stderr)")
+    }
+
+    /// A code that is not a config, in every frame: said once, and the search goes on to the end.
+    @Test func aCodeThatIsNotAConfigIsSaidOnce() throws {
+        let box = CLI.Sandbox()
+        let code = box.path + "/other.png"
+        try #require(Clips.code("https://example.com/not-a-config", to: code))
+        let clip = try Self.clip("sweep", in: box, code: code, seconds: 2.5)
+        let pw = box.write("pw", Self.phrase + "\n")
+        let result = CLI.run(["import", "--camera", "--device", clip, "--yes", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(result.status == 2)
+        #expect(result.stderr.components(separatedBy: "is not a lomme-vault config").count == 2, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("(read to its end)\n"), "\(result.stderr)")
+        let scan = CLI.run(["scan", "--camera", "--device", clip, "--raw"])
+        #expect(scan.status == 0 && scan.out == "https://example.com/not-a-config", "\(scan.stderr)")
+    }
+
+    /// After the frame, the photo's path: the same checks, the same words.
+    @Test func theCameraFailsTheSameChecksAsAPhoto() throws {
+        let box = CLI.Sandbox()
+        let (pw, code) = try Self.setUp(box)  // Sample.configA fails the national id check
+        let clip = try Self.clip("shake", in: box, code: code, codec: "h264")
+        let photo = CLI.run(["import", code, "--yes", "--vault", box.vault, "--passphrase-file", pw])
+        let camera = CLI.run(["import", "--camera", "--device", clip, "--yes", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(photo.status == 7 && camera.status == photo.status, "\(camera.stderr)")
+        #expect(camera.stderr.hasSuffix(photo.stderr), "photo: \(photo.stderr)\ncamera: \(camera.stderr)")
+        let scan = CLI.run(["scan", "--camera", "--device", clip])
+        let scanPhoto = CLI.run(["scan", code])
+        #expect(scan.status == 0 && scan.out == scanPhoto.out.replacingOccurrences(of: code, with: clip), "\(scan.out)")
+        #expect(!scan.out.contains(Sample.secretA))
+    }
+
+    @Test func noCameraIsExitTwoNamingTheVideoGroup() {
+        let result = CLI.run(["import", "--camera", "--device", "/dev/video-lomme-none", "--yes"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("lomme-vault: no camera at /dev/video-lomme-none;") && result.stderr.contains("group video"), "\(result.stderr)")
+    }
+
+    @Test func cameraOptionsAreChecked() {
+        for arguments in [["import", "--camera", "photo.png"], ["import", "--camera", "--stdin"], ["import", "--device", "/dev/video0"],
+                          ["scan", "--timeout", "1m", "x.png"], ["scan", "--camera", "--timeout", "soon"], ["scan", "--camera", "x.png"]] {
+            let result = CLI.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+    }
+}
+
+/// The preview on a real terminal (tmux).
+@Suite("Camera preview on a terminal (tmux)")
+struct CameraPreviewTests {
+    @Test func theFoundCodeIsMarkedBeforeTheSummaryAndTheCursorComesBack() throws {
+        let box = CLI.Sandbox()
+        let code = box.path + "/code.png"
+        try #require(Clips.code(Sample.configB, to: code))
+        let clip = try CameraImportTests.clip("sweep", in: box, code: code, seconds: 3)
+        let tty = TmuxSession(box, command: "\"$LV\" scan --camera --device '\(clip)'", columns: 100, rows: 40)
+        try #require(tty.wait(for: "EXIT="))
+        let screen = tty.screen
+        #expect(screen.contains("EXIT=0"), "\(screen)")
+        let found = try #require(screen.range(of: "QR code found"), "\(screen)")
+        let summary = try #require(screen.range(of: "plain config"), "\(screen)")
+        #expect(found.lowerBound < summary.lowerBound)
+        // one picture drawn in place (not one per frame), of half blocks, fitting the window
+        let rows = screen.split(separator: "\n").filter { $0.contains("▀") }
+        #expect(rows.count >= 6 && rows.count <= 40, "\(screen)")
+        #expect(rows.allSatisfy { $0.count <= 100 })
+        #expect(!screen.contains("Aim the camera"), "the preview was drawn below itself, not in place:\n\(screen)")
+        #expect(tty.tmux(["display-message", "-p", "-t", "t", "#{cursor_flag}"]).hasPrefix("1"), "the cursor stayed hidden")
+    }
+
+    @Test func ctrlCIsExit130WithTheTerminalRestored() throws {
+        let box = CLI.Sandbox()
+        let clip = try CameraImportTests.clip("blank", in: box, seconds: 20)
+        // The script's shell ignores SIGINT so that it lives to print the exit status.
+        let tty = TmuxSession(box, command: "trap '' INT; \"$LV\" scan --camera --device '\(clip)'", columns: 80, rows: 30)
+        try #require(tty.wait(for: "Aim the camera"))
+        #expect(tty.tmux(["display-message", "-p", "-t", "t", "#{cursor_flag}"]).hasPrefix("0"), "the cursor is hidden while drawing")
+        tty.tmux(["send-keys", "-t", "t", "C-c"])
+        try #require(tty.wait(for: "EXIT="))
+        #expect(tty.screen.contains("EXIT=130"), "\(tty.screen)")
+        #expect(tty.tmux(["display-message", "-p", "-t", "t", "#{cursor_flag}"]).hasPrefix("1"), "the cursor stayed hidden")
+    }
+}
