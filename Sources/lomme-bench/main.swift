@@ -13,11 +13,12 @@ import LommeScan
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
 //
-// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] CLIP...` plays each clip
+// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] CLIP...` plays each clip
 // through LommeCamera's live scan (paced as a webcam unless --unpaced) and prints
 //   PATH \t FRAMES_READ \t FRAMES_SCANNED \t FRAMES_DROPPED \t SECONDS \t SCAN_SECONDS \t
 //   FOUND_AT_SECONDS \t FOUND_FRAME_TIME \t HEX
-// (the last three "-" when nothing was accepted; any decode is accepted).
+// (the last three "-" when nothing was accepted; any decode is accepted, none with --accept-none:
+// the clip then plays to its end, every frame scanned as if its code were not the one sought).
 if CommandLine.arguments.dropFirst().first == "--camera" {
     cameraBench(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
@@ -109,10 +110,12 @@ func String(format value: Double, places: Int) -> String {
 func cameraBench(_ arguments: [String]) {
     var live = LiveOptions()
     var clips: [String] = []
+    var acceptAny = true
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         switch argument {
         case "--unpaced": live.paced = false
+        case "--accept-none": acceptAny = false
         case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 60)
         default: clips.append(argument)
         }
@@ -120,7 +123,7 @@ func cameraBench(_ arguments: [String]) {
     for clip in clips {
         do throws(LommeError) {
             let source = try FrameSource(path: clip)
-            let (outcome, counts) = try LiveScan(source: source, options: live).run(accept: { _ in true })
+            let (outcome, counts) = try LiveScan(source: source, options: live).run(accept: { _ in acceptAny })
             var tail = ["-", "-", "-"]
             if case .found(let decoded, let frame) = outcome {
                 tail = [String(format: counts.seconds, places: 3), String(format: frame.time, places: 3), hex(decoded.bytes)]
