@@ -22,6 +22,7 @@ package enum FrameLimits {
     package static let longSide = 1280
 
     static let logQuiet: Int32 = -8  // AV_LOG_QUIET
+    static let nonBlocking: Int32 = 0x0004  // AVFMT_FLAG_NONBLOCK
     static let noTimestamp = Int64.min  // AV_NOPTS_VALUE
     static let sameSizeFlags: Int32 = 4  // SWS_POINT: a copy of the luma
     static let reducingFlags: Int32 = 2  // SWS_BILINEAR

@@ -85,6 +85,9 @@ package final class FrameSource {
         if isDevice {
             avdevice_register_all()
             inputFormat = av_find_input_format("video4linux2")
+            // A camera that stops sending must not hold the reader in a blocking read: with
+            // AVFMT_FLAG_NONBLOCK no frame yet is EAGAIN, and `next()` polls, checking `stop()`.
+            context.pointee.flags |= FrameLimits.nonBlocking
         } else {
             av_dict_set(&options, "format_whitelist", FrameLimits.demuxers, 0)
             av_dict_set(&options, "probesize", "\(FrameLimits.probeBytes)", 0)
@@ -183,13 +186,9 @@ package final class FrameSource {
                 }
                 return Frame(image: image, index: index, time: time)
             }
-            if received == FrameErrors.endOfFile { finished = true; return nil }
-            guard received == FrameErrors.again else {
-                // A damaged frame: the decoder goes on with the next packet.
-                if inputEnded { finished = true; return nil }
-                continue
-            }
-            if inputEnded { finished = true; return nil }
+            // Otherwise the decoder wants the next packet (EAGAIN), or a frame was damaged and
+            // it goes on with the next packet all the same.
+            if received == FrameErrors.endOfFile || inputEnded { finished = true; return nil }
             let read = av_read_frame(format, packet)
             if read < 0 {
                 if interrupt.raised { return nil }

@@ -68,11 +68,15 @@ struct Scan: ParsableCommand {
         if raw {
             Terminal.data(decoded.text + (!noNewline && Terminal.isTerminal(1) ? "\n" : ""))
         } else {
-            Terminal.show(Self.describe(decoded, photo: TerminalText.line(camera.path)))
+            let device = camera.device.map { " --device " + PayloadInput.shellWord($0) } ?? ""
+            Terminal.show(Self.describe(decoded, photo: TerminalText.line(camera.path), arguments: "--camera" + TerminalText.line(device)))
         }
     }
 
-    static func describe(_ decoded: Decoded, photo: String) -> String {
+    /// `arguments`: how `import` and `scan --raw` would read the same code again (the photo,
+    /// or `--camera --device …`).
+    static func describe(_ decoded: Decoded, photo: String, arguments: String? = nil) -> String {
+        let again = arguments ?? photo
         switch ClassifiedPayload(decoded.bytes).payload {
         case .plain(let config, let problem):
             var lines = ["\(photo): plain config (holds the secret in clear)"] + config.summaryLines
@@ -83,7 +87,7 @@ struct Scan: ParsableCommand {
                 \(photo): sealed lomme-vault code (the config inside is encrypted to one device)
                   issued   \(VaultContents.timestamp(Int(envelope.issued)))
                   expires  \(VaultContents.timestamp(Int(envelope.expires)))
-                Import it on the device it was issued to: `lomme-vault import \(photo)`
+                Import it on the device it was issued to: `lomme-vault import \(again)`
 
                 """
         case .sealed(nil, let problem):
@@ -95,7 +99,7 @@ struct Scan: ParsableCommand {
         case .other(let text):
             if let fields = SecretFields.summaryLines(text) {
                 let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"
-                return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(photo)`."]).joined(separator: "\n") + "\n"
+                return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(again)`."]).joined(separator: "\n") + "\n"
             }
             return "\(photo): not a lomme-vault config; the code holds:\n\(text)\n"
         }

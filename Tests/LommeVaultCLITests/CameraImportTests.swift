@@ -95,6 +95,36 @@ struct CameraImportTests {
         #expect(!scan.out.contains(Sample.secretA))
     }
 
+    /// A sealed code from `issue --output`, shown to the camera: the issuer pinned as for a
+    /// photo, and then a plain code from the camera refused as for a photo.
+    @Test func aSealedCodeFromTheCameraPinsItsIssuerAndAPlainOneIsThenRefused() throws {
+        let box = CLI.Sandbox()
+        let child = try SealedFlowTests.Device("child", in: box)
+        let parent = try SealedFlowTests.Device("parent", in: box)
+        let json = box.write("config.json", Sample.configB)
+        let sealed = box.path + "/sealed.png"
+        let issued = parent.run(["issue", "--from", json, "--to", child.key.text, "--no-check", "--output", sealed])
+        try #require(issued.status == 0, "issue: \(issued.stderr)")
+        let issuerLine = try #require(issued.stderr.split(separator: "\n").first { $0.hasPrefix("Issuer fingerprint: ") })
+        let issuer = String(issuerLine.dropFirst("Issuer fingerprint: ".count))
+        let clip = try Self.clip("screen", in: box, code: sealed, codec: "h264")
+        let scan = CLI.run(["scan", "--camera", "--device", clip])
+        #expect(scan.out.contains("sealed lomme-vault code") && scan.out.contains("lomme-vault import --camera --device \(clip)"), "\(scan.out)")
+        let imported = child.run(["import", "--camera", "--device", clip, "--expect-issuer", issuer, "--yes", "--no-check"])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("Issuer \(issuer)"), "\(imported.stderr)")
+        #expect(child.run(["get", "clientSecret"]).out == Sample.secretB)
+        // a plain code now: refused from the camera exactly as from a photo
+        let plain = box.path + "/plain.png"
+        try #require(Clips.code(Sample.configA, to: plain))
+        let plainClip = try Self.clip("sweep", in: box, code: plain, codec: "yuyv")
+        let fromPhoto = child.run(["import", plain, "--yes", "--no-check"])
+        let fromCamera = child.run(["import", "--camera", "--device", plainClip, "--yes", "--no-check"])
+        #expect(fromPhoto.status == 7 && fromCamera.status == 7, "\(fromCamera.stderr)")
+        #expect(fromCamera.stderr.hasSuffix(fromPhoto.stderr), "photo: \(fromPhoto.stderr)\ncamera: \(fromCamera.stderr)")
+        #expect(child.run(["get", "clientSecret"]).out == Sample.secretB)
+    }
+
     @Test func noCameraIsExitTwoNamingTheVideoGroup() {
         let result = CLI.run(["import", "--camera", "--device", "/dev/video-lomme-none", "--yes"])
         #expect(result.status == 2)
