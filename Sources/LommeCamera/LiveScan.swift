@@ -15,6 +15,23 @@ package struct LiveOptions: Sendable {
     /// frame the scanner is not ready for is dropped); off to read a file as fast as it
     /// decodes (the benchmark's throughput).
     package var paced: Bool
+    /// zbar scans every line of the frame (`ScanOptions.everyLine`), not every second one: a
+    /// screen's sub-pixel stripes beat against every second line. On the tune half of
+    /// bench/camera's screen clips (docs/scanner.md, "Tune and check") `plain` alone read
+    /// 108 of 132 frames so against 48, for 16 ms a frame against 10.
+    package var everyLine = true
+    /// The passes a frame gets, in order; nil for the scanner's own order (a photo's).
+    package var passes: [String]? = framePasses
+
+    /// A frame's order, from `bench/camera --matrix tune --every-line` (every pass alone on
+    /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
+    /// normalized +12, adaptive +1 of 121): local normalisation second, where a photo has it
+    /// last, so it is one of the two passes every frame gets (a screen's refresh band and
+    /// moiré leave the contrast uneven), then the photo pipeline's order.
+    package static let framePasses = [
+        "plain", "normalized", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
+    ]
 
     /// The default budget: within it the cheap passes (plain, adaptive, the grid sampler on
     /// the working view) run on a 640×480 or 1280×720 frame, and a camera at 15-30 frames a
@@ -123,8 +140,9 @@ package final class LiveScan: Sendable {
                 counts.scanned += 1
                 events(.frame(frame))
                 let began = clock.now
-                var options = ScanOptions(deadline: self.options.frameBudget)
-                options.parallel = true
+                var options = (try? ScanOptions(deadline: self.options.frameBudget, passes: self.options.passes))
+                    ?? ScanOptions(deadline: self.options.frameBudget)
+                options.everyLine = self.options.everyLine
                 // A payload seen in an earlier frame is not judged again: `accept` said no to
                 // it once, and a code accepted ends the scan.
                 var accepted: Decoded?

@@ -8,12 +8,13 @@ import LommeScan
 // or with --matrix one line per picture and pass, every pass run alone:
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
 // Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows),
+// --every-line (zbar scans every line of every view, ScanOptions.everyLine),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
 //
-// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] CLIP...` plays each clip
+// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] [--every-line|--every-other-line] [--passes a,b|--pipeline] CLIP...` plays each clip
 // through LommeCamera's live scan (paced as a webcam unless --unpaced) and prints
 //   PATH \t FRAMES_READ \t FRAMES_SCANNED \t FRAMES_DROPPED \t SECONDS \t SCAN_SECONDS \t
 //   FOUND_AT_SECONDS \t FOUND_FRAME_TIME \t HEX
@@ -24,6 +25,7 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
     exit(0)
 }
 
+var everyLine = false
 var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -32,6 +34,7 @@ while let argument = arguments.popFirst() {
     case "--matrix": matrix = true
     case "--serial": parallel = false
     case "--ungated": gated = false
+    case "--every-line": everyLine = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--accept-prefix":
@@ -45,6 +48,7 @@ while let argument = arguments.popFirst() {
 // Checked before any picture is read.
 var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
 chosen.gated = gated
+chosen.everyLine = everyLine
 if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
 }
@@ -79,7 +83,8 @@ let accept: (Decoded) -> Bool = { decoded in
 for path in paths {
     if matrix {
         for name in chosen.passes ?? Scanner.allPassNames {
-            let alone = options(deadline: .seconds(60), parallel: false, passes: [name])
+            var alone = options(deadline: .seconds(60), parallel: false, passes: [name])
+            alone.everyLine = everyLine
             var found: [Decoded] = []
             let elapsed = clock.measure {
                 found = (try? Scanner.scan(path: path, options: alone, accept: accept)) ?? []
@@ -116,6 +121,10 @@ func cameraBench(_ arguments: [String]) {
         switch argument {
         case "--unpaced": live.paced = false
         case "--accept-none": acceptAny = false
+        case "--every-line": live.everyLine = true
+        case "--every-other-line": live.everyLine = false
+        case "--passes": live.passes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+        case "--pipeline": live.passes = nil
         case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 60)
         default: clips.append(argument)
         }
