@@ -146,6 +146,14 @@ struct LiveScanTests {
         guard case .timedOut = empty.take(until: .now) else { Issue.record("no time-out"); return }
     }
 
+    @Test func aFramesPassesAreTheScannersOwnEachOnce() throws {
+        // LiveScan falls back to the photo order if a name were unknown: it must not be.
+        let options = try ScanOptions(passes: LiveOptions.framePasses)
+        #expect(options.passes == LiveOptions.framePasses)
+        #expect(LiveOptions.framePasses.sorted() == Scanner.allPassNames.sorted())
+        #expect(LiveOptions().everyLine && LiveOptions().passes == LiveOptions.framePasses)
+    }
+
     @Test func atTheEndTheLastFrameIsStillScanned() {
         let slot = FrameSlot()
         slot.put(Frame(image: GrayImage(width: 2, height: 2), index: 7, time: 0))
