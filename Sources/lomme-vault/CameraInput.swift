@@ -121,8 +121,9 @@ final class CameraPreview {
         }
     }
 
-    /// Only async-signal-safe calls: write(2).
-    private static func restoreFromSignal() {
+    /// The cursor shown again if the preview hid it; only async-signal-safe calls (write(2)),
+    /// for the signal handlers and a library that cannot be loaded (Terminal.libraryFailure).
+    static func restoreFromSignal() {
         guard active == 1 else { return }
         active = 0
         let text: StaticString = "\u{1B}[0m\u{1B}[?25h\n"

@@ -131,6 +131,27 @@ struct CameraImportTests {
         #expect(result.stderr.hasPrefix("lomme-vault: no camera at /dev/video-lomme-none;") && result.stderr.contains("group video"), "\(result.stderr)")
     }
 
+    /// A camera the user may not open: exit 2 naming the group video. The device node is made
+    /// here (mknod needs root) and opened as nobody.
+    @Test(.enabled(if: getuid() == 0, "mknod and setpriv need root"))
+    func noPermissionIsExitTwoNamingTheVideoGroup() throws {
+        let box = CLI.Sandbox()
+        chmod(box.path, 0o755)
+        let node = box.path + "/video9"
+        try #require(mknod(node, S_IFCHR | 0o600, dev_t((1 << 8) | 3)) == 0, "mknod: \(errno)")
+        let result = CLI.run(["scan", "--camera", "--device", node],
+                             shell: "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$LV\" \"$@\"")
+        #expect(result.status == 2)
+        #expect(result.stderr == "lomme-vault: no permission to read the camera \(node); add yourself to the group video (sudo adduser $USER video) and log in again\n", "\(result.stderr)")
+    }
+
+    /// A character device that is no camera (/dev/null): exit 2, not a hang or a crash.
+    @Test func aDeviceThatIsNoCameraIsExitTwo() {
+        let result = CLI.run(["import", "--camera", "--device", "/dev/null", "--yes"], timeout: 60)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("lomme-vault: cannot open the camera /dev/null ("), "\(result.stderr)")
+    }
+
     @Test func cameraOptionsAreChecked() {
         for arguments in [["import", "--camera", "photo.png"], ["import", "--camera", "--stdin"], ["import", "--device", "/dev/video0"],
                           ["scan", "--timeout", "1m", "x.png"], ["scan", "--camera", "--timeout", "soon"], ["scan", "--camera", "x.png"]] {
