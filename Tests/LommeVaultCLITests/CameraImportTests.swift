@@ -145,6 +145,27 @@ struct CameraImportTests {
         #expect(result.stderr == "lomme-vault: no permission to read the camera \(node); add yourself to the group video (sudo adduser $USER video) and log in again\n", "\(result.stderr)")
     }
 
+    /// FFmpeg is loaded only by --camera, and without it --camera says which package to
+    /// install (exit 2): libavformat hidden in a mount namespace of the test's own
+    /// (an empty file bound over it), where a photo still scans.
+    @Test(.enabled(if: getuid() == 0, "unshare -m and mount need root"))
+    func withoutFFmpegTheCameraNamesThePackageAndPhotosStillScan() throws {
+        let box = CLI.Sandbox()
+        let code = box.path + "/code.png"
+        try #require(Clips.code(Sample.configB, to: code))
+        let clip = try Self.clip("sweep", in: box, code: code, seconds: 1.5)
+        let library = "/usr/lib/x86_64-linux-gnu/libavformat.so.59"
+        try #require(FileManager.default.fileExists(atPath: library))
+        let hide = "unshare -m sh -c 'mount --bind /dev/null \(library) && exec \"$0\" \"$@\"' \"$LV\""
+        let probe = CLI.run([], shell: "unshare -m true")
+        try #require(probe.status == 0, "this machine allows no mount namespace: \(probe.stderr)")
+        let camera = CLI.run(["scan", "--camera", "--device", clip], shell: hide + " \"$@\"")
+        #expect(camera.status == 2)
+        #expect(camera.stderr.hasPrefix("lomme-vault: cannot load libavformat.so.59, needed for reading a camera or a video (install the Debian package libavformat59): "), "\(camera.stderr)")
+        let photo = CLI.run(["scan", code], shell: hide + " \"$@\"")
+        #expect(photo.status == 0 && photo.out.contains("plain config"), "\(photo.stderr)")
+    }
+
     /// A character device that is no camera (/dev/null): exit 2, not a hang or a crash.
     @Test func aDeviceThatIsNoCameraIsExitTwo() {
         let result = CLI.run(["import", "--camera", "--device", "/dev/null", "--yes"], timeout: 60)
