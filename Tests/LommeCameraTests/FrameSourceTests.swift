@@ -100,6 +100,37 @@ struct FrameSourceTests {
         #expect(error?.message.contains("4000×2600") == true, "\(error?.message ?? "")")
     }
 
+    /// A damaged or cut-off recording: frames until the damage, then the end, never a crash
+    /// or a hang (each codec's own damage: MJPEG frames stand alone, H.264 frames lean on
+    /// each other, raw frames have no structure at all).
+    @Test(arguments: ["mjpeg", "h264", "yuyv"])
+    func aDamagedClipEndsQuietly(codec: String) throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", codec: codec, seconds: 1)
+        var bytes = readFile(clip)
+        try #require(bytes.count > 10_000)
+        let truncated = folder.path + "/truncated.mkv"
+        try Data(bytes[0..<(bytes.count / 2)]).write(to: URL(fileURLWithPath: truncated))
+        // every 97th byte after the header flipped
+        for index in stride(from: 4096, to: bytes.count, by: 97) { bytes[index] ^= 0x5A }
+        let flipped = folder.path + "/flipped.mkv"
+        try Data(bytes).write(to: URL(fileURLWithPath: flipped))
+        for path in [truncated, flipped] {
+            do {
+                let source = try FrameSource(path: path)
+                var count = 0
+                while let frame = try source.next() {
+                    #expect(frame.image.width <= 640 && frame.image.height <= 480)
+                    count += 1
+                    try #require(count <= 100, "more frames than the clip had")
+                }
+                #expect(try source.next() == nil)
+            } catch let error as LommeError {
+                #expect(error.code == .unreadableImage, "\(path): \(error.message)")
+            }
+        }
+    }
+
     @Test func aPlaylistNamingAnotherFileIsNotFollowed() throws {
         let folder = ClipFolder()
         let clip = try folder.clip("blank", seconds: 0.4)
