@@ -85,7 +85,7 @@ package struct LiveCounts: Sendable {
 /// free: a frame that arrives while another is being scanned replaces the one waiting (it is
 /// dropped, never queued), so what is scanned is always what the camera sees now. Each frame
 /// gets `frameBudget`, the scanner's cheap passes first; a payload seen in several frames is
-/// judged once (`accept` is asked once per distinct payload).
+/// judged once (`accept` is asked once per distinct payload). One `run` per LiveScan.
 package final class LiveScan: Sendable {
     private let source: SendableSource
     private let options: LiveOptions
@@ -129,7 +129,7 @@ package final class LiveScan: Sendable {
             return (outcome, counts)
         }
         while true {
-            let waited = slot.take(until: end.map { ContinuousClock.Instant.now.advanced(by: $0 - clock.now) })
+            let waited = slot.take(until: end)
             switch waited {
             case .stopped: return finish(.stopped)
             case .ended:
@@ -184,8 +184,10 @@ package final class LiveScan: Sendable {
                 let origin = start ?? clock.now
                 start = origin
                 let due = origin + .nanoseconds(Int64(frame.time * 1e9))
-                let wait = clock.now.duration(to: due)
-                if wait > .zero { usleep(UInt32(min(wait.seconds, 10) * 1e6)) }
+                // in steps, so a stop is seen at once (a file may put its next frame far off)
+                while !slot.isStopped, case let wait = clock.now.duration(to: due), wait > .zero {
+                    usleep(UInt32(min(wait.seconds, 0.05) * 1e6))
+                }
             }
             slot.put(frame)
         }
