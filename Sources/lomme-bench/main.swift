@@ -125,7 +125,7 @@ func cameraBench(_ arguments: [String]) {
         case "--every-other-line": live.everyLine = false
         case "--passes": live.passes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
         case "--pipeline": live.passes = nil
-        case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 60)
+        case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 45)
         default: clips.append(argument)
         }
     }
