@@ -6,19 +6,21 @@ import PackageDescription
 // builds with --explicit-target-dependency-import-check error and checks that a forbidden
 // import does not compile: Tests/scripts/forbidden-import-probe).
 //
-//   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeScan, LommeImages, LommeCore, CLazyLibraries
+//   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeCamera, LommeScan, LommeImages, LommeCore,
+//                         CLazyLibraries
 //   LommeVaultKit ──> LommeTPM, LommeCore, CKeyutils, CLommeSystem
 //   LommeQR ──> LommeScan, LommeImages, LommeCore, CQRencode + CLazyQRencode
+//   LommeCamera ──> LommeScan, LommeImages, LommeCore, CFFmpeg + CLazyFFmpeg
 //   LommeScan ──> LommeImages, LommeCore, CZbar + CLazyZbar
 //   LommeImages ──> LommeCore (LommeError only), CPNG + CLazyPNG, CJPEGGlue (CJPEG + CLazyJPEG),
 //                   CWebP + CLazyWebP, CHeif + CLazyHeif
 //   LommeTPM ──> LommeCore, CTSS2 + CLazyTSS2
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
 //
-// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2 are headers only (nothing linked). Each
+// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2, CFFmpeg are headers only (nothing linked). Each
 // has a stub target CLazyNAME (one .c file: the functions the package calls, with the real
 // prototypes) that loads the library with dlopen on its first call through CLazyLibraries,
-// the loader; so a target reaches a picture, QR or TPM library only through its own pair.
+// the loader; so a target reaches a picture, QR, TPM or video library only through its own pair.
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
@@ -30,7 +32,11 @@ func system(_ name: String, pkg: String, apt: String) -> Target {
 /// its CLazyNAME stub target loads it with dlopen on first use. Debian puts these headers on the
 /// default include path.
 func loadedLazily(_ name: String, apt: String) -> Target {
-    .systemLibrary(name: name, providers: [.apt([apt])])
+    loadedLazily(name, apt: [apt])
+}
+
+func loadedLazily(_ name: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, providers: [.apt(apt)])
 }
 
 let package = Package(
@@ -42,6 +48,7 @@ let package = Package(
         .library(name: "LommeImages", targets: ["LommeImages"]),
         .library(name: "LommeScan", targets: ["LommeScan"]),
         .library(name: "LommeQR", targets: ["LommeQR"]),
+        .library(name: "LommeCamera", targets: ["LommeCamera"]),
         .library(name: "LommeVaultKit", targets: ["LommeVaultKit"]),
         .library(name: "LommeTPM", targets: ["LommeTPM"]),
     ],
@@ -58,6 +65,9 @@ let package = Package(
         loadedLazily("CHeif", apt: "libheif-dev"),
         // tpm2-tss (ESYS, the TCTI loader, MU, RC): only the TPM slot talks to it.
         loadedLazily("CTSS2", apt: "libtss2-dev"),
+        // FFmpeg (libavformat, libavcodec, libavdevice's V4L2 input, libswscale, libavutil):
+        // frames from a webcam or a video file for `import --camera` and `scan --camera`.
+        loadedLazily("CFFmpeg", apt: ["libavformat-dev", "libavcodec-dev", "libavdevice-dev", "libswscale-dev", "libavutil-dev"]),
         system("CKeyutils", pkg: "libkeyutils", apt: "libkeyutils-dev"),
         // The dlopen loader the stubs below call, and the failure handler the CLI sets.
         .target(name: "CLazyLibraries"),
@@ -69,6 +79,7 @@ let package = Package(
         .target(name: "CLazyWebP", dependencies: ["CWebP", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyHeif", dependencies: ["CHeif", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyTSS2", dependencies: ["CTSS2", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyFFmpeg", dependencies: ["CFFmpeg", "CLazyLibraries"], publicHeadersPath: "."),
         // setjmp/longjmp error glue for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGGlue", dependencies: ["CJPEG", "CLazyJPEG"]),
         // prctl (variadic, which Swift cannot call) and libcurl loaded with dlopen.
@@ -80,6 +91,9 @@ let package = Package(
         .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CLazyPNG", "CJPEGGlue", "CWebP", "CLazyWebP", "CHeif", "CLazyHeif"]),
         // Finding and reading QR codes in a picture.
         .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyZbar"]),
+        // Frames from a webcam or a video file (FFmpeg), dropped while one is scanned, each
+        // scanned within a budget: `import --camera` and `scan --camera`.
+        .target(name: "LommeCamera", dependencies: ["LommeScan", "LommeImages", "LommeCore", "CFFmpeg", "CLazyFFmpeg"]),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
         .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "LommeImages", "CQRencode", "CLazyQRencode"]),
         // A TPM 2.0 through tpm2-tss: sealing a secret to it, unsealing, its lockout state.
@@ -90,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "lomme-vault",
             dependencies: [
-                "LommeCore", "LommeImages", "LommeScan", "LommeQR", "LommeVaultKit", "CLazyLibraries",
+                "LommeCore", "LommeImages", "LommeScan", "LommeCamera", "LommeQR", "LommeVaultKit", "CLazyLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, which ArgumentParser uses) linked in:
@@ -103,14 +117,16 @@ let package = Package(
                 "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
             ], .when(platforms: [.linux]))]
         ),
-        // Benchmark driver for bench/scan (decode rate and time per picture); not installed.
-        .executableTarget(name: "lomme-bench", dependencies: ["LommeScan", "LommeImages"]),
+        // Benchmark driver for bench/scan (decode rate and time per picture) and bench/camera
+        // (frames per second, time to the decode); not installed.
+        .executableTarget(name: "lomme-bench", dependencies: ["LommeScan", "LommeImages", "LommeCamera", "LommeCore"]),
 
         // Helpers shared by the test targets: the package root, fixtures, a sample config.
         .target(name: "LommeTestSupport", dependencies: ["LommeCore"], path: "Tests/LommeTestSupport"),
         .testTarget(name: "LommeCoreTests", dependencies: ["LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeImagesTests", dependencies: ["LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeScanTests", dependencies: ["LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
+        .testTarget(name: "LommeCameraTests", dependencies: ["LommeCamera", "LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeQRTests", dependencies: ["LommeQR", "LommeScan", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeTPMTests", dependencies: ["LommeTPM", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeVaultKitTests", dependencies: ["LommeVaultKit", "LommeCore", "LommeTestSupport"]),

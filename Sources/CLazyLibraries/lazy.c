@@ -20,6 +20,11 @@ static const struct {
     [LOMME_LIBRARY_TCTILDR] = {"libtss2-tctildr.so.0", "libtss2-tctildr0", "the TPM"},
     [LOMME_LIBRARY_MU] = {"libtss2-mu.so.0", "libtss2-mu0", "the TPM"},
     [LOMME_LIBRARY_RC] = {"libtss2-rc.so.0", "libtss2-rc0", "the TPM"},
+    [LOMME_LIBRARY_AVFORMAT] = {"libavformat.so.59", "libavformat59", "reading a camera or a video"},
+    [LOMME_LIBRARY_AVCODEC] = {"libavcodec.so.59", "libavcodec59", "reading a camera or a video"},
+    [LOMME_LIBRARY_AVDEVICE] = {"libavdevice.so.59", "libavdevice59", "reading a camera or a video"},
+    [LOMME_LIBRARY_SWSCALE] = {"libswscale.so.6", "libswscale6", "reading a camera or a video"},
+    [LOMME_LIBRARY_AVUTIL] = {"libavutil.so.57", "libavutil57", "reading a camera or a video"},
 };
 
 static void *handles[LOMME_LIBRARY_COUNT];

@@ -14,6 +14,11 @@ package struct ScanOptions: Sendable {
     package var gated = true
     /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
     private(set) var selected: [Pass]?
+    /// zbar scans every row and column of every pass's images, also the whole-picture views
+    /// it otherwise scans every second line of (`Pass.wholePictureSpacing`): for a camera's
+    /// frames of a screen, whose sub-pixel stripes beat against every second line (moiré;
+    /// docs/scanner.md, "Scanning from a camera"). Twice zbar's work on those views.
+    package var everyLine = false
 
     /// The names of the passes chosen, nil for the pipeline's order.
     package var passes: [String]? { selected?.map(\.name) }
@@ -203,7 +208,7 @@ package enum Scanner {
             if options.gated && !mandatory && !Pass.shows(subject, pass.needs) { continue }
             state.ran(pass.name)
             withoutActuallyEscaping(report) { report in
-                let trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: pass.lineSpacing,
+                let trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
                 pass.run(subject, trial)
             }

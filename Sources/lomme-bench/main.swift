@@ -1,4 +1,6 @@
 import Glibc
+import LommeCamera
+import LommeCore
 import LommeScan
 
 // Benchmark driver for bench/scan: decodes pictures and prints one line per picture,
@@ -6,11 +8,24 @@ import LommeScan
 // or with --matrix one line per picture and pass, every pass run alone:
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
 // Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows),
+// --every-line (zbar scans every line of every view, ScanOptions.everyLine),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
+//
+// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] [--every-line|--every-other-line] [--passes a,b|--pipeline] CLIP...` plays each clip
+// through LommeCamera's live scan (paced as a webcam unless --unpaced) and prints
+//   PATH \t FRAMES_READ \t FRAMES_SCANNED \t FRAMES_DROPPED \t SECONDS \t SCAN_SECONDS \t
+//   FOUND_AT_SECONDS \t FOUND_FRAME_TIME \t HEX
+// (the last three "-" when nothing was accepted; any decode is accepted, none with --accept-none:
+// the clip then plays to its end, every frame scanned as if its code were not the one sought).
+if CommandLine.arguments.dropFirst().first == "--camera" {
+    cameraBench(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
+var everyLine = false
 var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -19,6 +34,7 @@ while let argument = arguments.popFirst() {
     case "--matrix": matrix = true
     case "--serial": parallel = false
     case "--ungated": gated = false
+    case "--every-line": everyLine = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--accept-prefix":
@@ -32,6 +48,7 @@ while let argument = arguments.popFirst() {
 // Checked before any picture is read.
 var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
 chosen.gated = gated
+chosen.everyLine = everyLine
 if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
 }
@@ -66,7 +83,8 @@ let accept: (Decoded) -> Bool = { decoded in
 for path in paths {
     if matrix {
         for name in chosen.passes ?? Scanner.allPassNames {
-            let alone = options(deadline: .seconds(60), parallel: false, passes: [name])
+            var alone = options(deadline: .seconds(60), parallel: false, passes: [name])
+            alone.everyLine = everyLine
             var found: [Decoded] = []
             let elapsed = clock.measure {
                 found = (try? Scanner.scan(path: path, options: alone, accept: accept)) ?? []
@@ -85,4 +103,46 @@ for path in paths {
 func String(format value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10)"
+}
+
+func String(format value: Double, places: Int) -> String {
+    let scale = places == 3 ? 1000 : 100
+    let n = Int((value * Double(scale)).rounded())
+    let fraction = "\(n % scale)"
+    return "\(n / scale)." + String(repeating: "0", count: (places == 3 ? 3 : 2) - fraction.count) + fraction
+}
+
+func cameraBench(_ arguments: [String]) {
+    var live = LiveOptions()
+    var clips: [String] = []
+    var acceptAny = true
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--unpaced": live.paced = false
+        case "--accept-none": acceptAny = false
+        case "--every-line": live.everyLine = true
+        case "--every-other-line": live.everyLine = false
+        case "--passes": live.passes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+        case "--pipeline": live.passes = nil
+        case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 45)
+        default: clips.append(argument)
+        }
+    }
+    for clip in clips {
+        do throws(LommeError) {
+            let source = try FrameSource(path: clip)
+            let (outcome, counts) = try LiveScan(source: source, options: live).run(accept: { _ in acceptAny })
+            var tail = ["-", "-", "-"]
+            if case .found(let decoded, let frame) = outcome {
+                tail = [String(format: counts.seconds, places: 3), String(format: frame.time, places: 3), hex(decoded.bytes)]
+            }
+            print(([clip, "\(counts.read)", "\(counts.scanned)", "\(counts.dropped)", String(format: counts.seconds, places: 3),
+                    String(format: counts.scanSeconds, places: 3)] + tail).joined(separator: "\t"))
+        } catch {
+            var line = "lomme-bench: \(error.message)\n"
+            line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+            exit(error.code.rawValue)
+        }
+    }
 }

@@ -17,11 +17,18 @@ struct Import: ParsableCommand {
             question whether it is the one the parent's `issue` printed (none with \
             --expect-issuer, which refuses any other issuer). Once an issuer is pinned, a plain \
             code is refused unless --allow-plain (--yes alone never overrides it).
+
+            With --camera the code is read live from the webcam (/dev/video0, or --device, \
+            which may be a video file): on a terminal a small grey picture shows what the \
+            camera sees; the first frame holding a config is used, and the rest is as for a \
+            photo. Nothing seen within --timeout (default 2m), or the file's end, is exit 2; \
+            Ctrl-C is exit 130.
             """
     )
 
     @Argument(help: "Photos or images of the QR code, tried in order: the first holding a config is used.") var photos: [String] = []
     @Flag(name: .customLong("stdin"), help: "Read the payload text from standard input instead of a photo.") var stdin = false
+    @OptionGroup var camera: CameraOptions
     @Flag(name: .customLong("yes"), help: "Store without asking.") var yes = false
     @Flag(name: .customLong("no-check"), help: "Skip the mod-11 check digit rules (for test numbers).") var noCheck = false
     @Flag(name: .customLong("trust-new-issuer"), help: "Accept a sealed code from another issuer than the pinned one, and pin it instead.")
@@ -35,7 +42,8 @@ struct Import: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        if stdin == !photos.isEmpty { throw ValidationError("give one or more photos, or --stdin") }
+        let sources = (stdin ? 1 : 0) + (photos.isEmpty ? 0 : 1) + (camera.camera ? 1 : 0)
+        if sources != 1 { throw ValidationError("give one or more photos, --stdin or --camera") }
         if let expectIssuer, Fingerprint.normalized(expectIssuer).count != 16 {
             throw ValidationError("--expect-issuer takes a fingerprint such as K7QZ-M2XA-9PWD-RT4B (what the parent's `lomme-vault issue` printed)")
         }
@@ -43,7 +51,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let context = try vault.prepare()
-        let found = try PayloadInput.read(photos: photos, stdin: stdin)
+        let found = camera.camera ? try PayloadInput.read(camera: camera) : try PayloadInput.read(photos: photos, stdin: stdin)
         found.notes.forEach(Terminal.info)
         var request = ImportService.Request()
         request.checksums = !noCheck

@@ -40,6 +40,15 @@ enum PayloadInput {
             + skipped.map(\.message).joined(separator: "; "))
     }
 
+    /// The first importable code the camera (or video file) shows; a code that is not one is
+    /// said once on stderr and the camera goes on looking.
+    static func read(camera: CameraOptions) throws(LommeError) -> Found {
+        let decoded = try CameraInput.read(camera, sought: "QR code holding a lomme-vault config",
+                                           accept: { Payload.isImportable($0.bytes) },
+                                           rejected: { _ in "the QR code in view is not a lomme-vault config; still looking (`lomme-vault scan --camera` shows what it holds)" })
+        return Found(payload: ClassifiedPayload(decoded.bytes))
+    }
+
     /// The importable code in one photo; a file that is the payload as text (a config.json)
     /// is told to go through --stdin.
     static func code(in photo: String) throws(LommeError) -> [UInt8] {

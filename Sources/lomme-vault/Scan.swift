@@ -16,11 +16,18 @@ struct Scan: ParsableCommand {
             code is shown with control characters escaped (\\x1b). No vault is needed.
             Reads PNG, JPEG (with EXIF orientation), WebP, PGM/PPM and HEIC, sniffed from the \
             bytes. Exit code 2 when a photo holds no QR code or cannot be read.
+
+            With --camera the code is read live from the webcam (/dev/video0, or --device, \
+            which may be a video file), showing on a terminal a small grey picture of what it \
+            sees, until the first frame holding a QR code. Nothing seen within --timeout \
+            (default 2m), or the file's end, is exit 2; Ctrl-C is exit 130.
             """
     )
 
     @Argument(help: ArgumentHelp("Photos or images to decode.", valueName: "PHOTO"))
-    var photos: [String]
+    var photos: [String] = []
+
+    @OptionGroup var camera: CameraOptions
 
     @Flag(name: .long, help: "Print the exact decoded text (secrets included), nothing else.")
     var raw = false
@@ -29,11 +36,13 @@ struct Scan: ParsableCommand {
     var noNewline = false
 
     func validate() throws {
-        if photos.isEmpty { throw ValidationError("name at least one photo") }
+        if camera.camera && !photos.isEmpty { throw ValidationError("give photos or --camera, not both") }
+        if photos.isEmpty && !camera.camera { throw ValidationError("name at least one photo, or --camera") }
     }
 
     func run() throws {
         Hardening.apply()  // the secret is in memory from here on: no core dumps
+        if camera.camera { return try runCamera() }
         var firstError: LommeError?
         for photo in photos {
             do {
@@ -54,7 +63,21 @@ struct Scan: ParsableCommand {
         if let firstError { throw ExitCode(firstError.code.rawValue) }
     }
 
-    static func describe(_ decoded: Decoded, photo: String) -> String {
+    /// The first code the camera (or the video file) shows, as for a photo.
+    func runCamera() throws {
+        let decoded = try CameraInput.read(camera, sought: "QR code", accept: { _ in true }, rejected: { _ in "" })
+        if raw {
+            Terminal.data(decoded.text + (!noNewline && Terminal.isTerminal(1) ? "\n" : ""))
+        } else {
+            let device = camera.device.map { " --device " + PayloadInput.shellWord($0) } ?? ""
+            Terminal.show(Self.describe(decoded, photo: TerminalText.line(camera.path), arguments: "--camera" + TerminalText.line(device)))
+        }
+    }
+
+    /// `arguments`: how `import` and `scan --raw` would read the same code again (the photo,
+    /// or `--camera --device …`).
+    static func describe(_ decoded: Decoded, photo: String, arguments: String? = nil) -> String {
+        let again = arguments ?? photo
         switch ClassifiedPayload(decoded.bytes).payload {
         case .plain(let config, let problem):
             var lines = ["\(photo): plain config (holds the secret in clear)"] + config.summaryLines
@@ -65,7 +88,7 @@ struct Scan: ParsableCommand {
                 \(photo): sealed lomme-vault code (the config inside is encrypted to one device)
                   issued   \(VaultContents.timestamp(Int(envelope.issued)))
                   \(envelope.expiry(now: Int64(time(nil))))
-                Import it on the device it was issued to: `lomme-vault import \(photo)`
+                Import it on the device it was issued to: `lomme-vault import \(again)`
 
                 """
         case .sealed(nil, let problem):
@@ -77,7 +100,7 @@ struct Scan: ParsableCommand {
         case .other(let text):
             if let fields = SecretFields.summaryLines(text) {
                 let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"
-                return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(photo)`."]).joined(separator: "\n") + "\n"
+                return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(again)`."]).joined(separator: "\n") + "\n"
             }
             return "\(photo): not a lomme-vault config; the code holds:\n\(text)\n"
         }

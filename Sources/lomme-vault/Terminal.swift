@@ -46,8 +46,10 @@ enum Terminal {
 extension Terminal {
     /// For CLazyLibraries: a picture or QR library that cannot be loaded, told as every
     /// message is, then the end (the loader's caller cannot be given an error). Not on the
-    /// main actor: the scanner's worker threads load zbar.
+    /// main actor: the scanner's worker threads load zbar (also under the camera's preview).
     static let libraryFailure: lomme_lazy_failure_handler = { message, code in
+        // zbar loaded on the first frame: the camera preview's cursor back first
+        CameraPreview.restoreFromSignal()
         error(message.map { String(cString: $0) } ?? "a picture or QR library cannot be loaded")
         _exit(code)
     }

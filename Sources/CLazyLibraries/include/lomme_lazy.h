@@ -4,7 +4,7 @@
 /// The picture and QR libraries and tpm2-tss, loaded with dlopen on first use. The binary does not
 /// link them (no NEEDED entry): `get`, `unlock`, `--version` and the other commands that
 /// never touch a picture do not load libheif (and x265, aom, dav1d), zbar (and X11,
-/// D-Bus, v4l), libpng, libjpeg, libwebp, libqrencode or tpm2-tss at start-up.
+/// D-Bus, v4l), libpng, libjpeg, libwebp, libqrencode, tpm2-tss or FFmpeg at start-up.
 ///
 /// Each function the package calls is defined in this target with the real prototype
 /// (the real header is included, so the compiler checks it) and forwards to the
@@ -23,6 +23,11 @@ enum lomme_library {
     LOMME_LIBRARY_TCTILDR,
     LOMME_LIBRARY_MU,
     LOMME_LIBRARY_RC,
+    LOMME_LIBRARY_AVFORMAT,
+    LOMME_LIBRARY_AVCODEC,
+    LOMME_LIBRARY_AVDEVICE,
+    LOMME_LIBRARY_SWSCALE,
+    LOMME_LIBRARY_AVUTIL,
     LOMME_LIBRARY_COUNT
 };
 

@@ -1,0 +1,283 @@
+import Dispatch
+import Glibc
+import LommeCore
+import LommeImages
+import LommeScan
+import Synchronization
+
+/// How the live scan runs.
+package struct LiveOptions: Sendable {
+    /// How long to look before giving up (nil: until the file ends or `stop`).
+    package var timeout: Duration?
+    /// Each frame's scan budget: the scanner's cheap passes first, the rest while time is left.
+    package var frameBudget: Duration
+    /// Hand a file's frames over at the pace their timestamps say, as a webcam would (a
+    /// frame the scanner is not ready for is dropped); off to read a file as fast as it
+    /// decodes (the benchmark's throughput).
+    package var paced: Bool
+    /// zbar scans every line of the frame (`ScanOptions.everyLine`), not every second one: a
+    /// screen's sub-pixel stripes beat against every second line. On the tune half of
+    /// bench/camera's screen clips (docs/scanner.md, "Tune and check") `plain` alone read
+    /// 108 of 132 frames so against 48, for 16 ms a frame against 10.
+    package var everyLine = true
+    /// The passes a frame gets, in order; nil for the scanner's own order (a photo's).
+    package var passes: [String]? = framePasses
+
+    /// A frame's order, from `bench/camera --matrix tune --every-line` (every pass alone on
+    /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
+    /// normalized +12, adaptive +1 of 121): local normalisation second, where a photo has it
+    /// last, so it is one of the two passes every frame gets (a screen's refresh band and
+    /// moiré leave the contrast uneven), then the photo pipeline's order.
+    package static let framePasses = [
+        "plain", "normalized", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
+    ]
+
+    /// The default budget. A frame with a code that does not read takes the whole budget plus
+    /// about 5 ms, so the budget sets the worst case's frames a second (bench/camera: at 60 ms
+    /// 16-19 a second at 640×480, too near the goal of 15). At 45 ms the tune half of the
+    /// screen clips read as at 60 (11 of 11, the same first-readable-to-decode times) and the
+    /// check half lost nothing (bench/RESULTS.md).
+    package static let defaultFrameBudget: Duration = .milliseconds(45)
+
+    package init(timeout: Duration? = nil, frameBudget: Duration = defaultFrameBudget, paced: Bool = true) {
+        self.timeout = timeout
+        self.frameBudget = frameBudget
+        self.paced = paced
+    }
+}
+
+/// What the live scan saw, for the caller's preview and the benchmark.
+package enum LiveEvent {
+    /// A frame is about to be scanned (for the preview).
+    case frame(Frame)
+    /// A code was read that the caller does not accept; said once per distinct payload.
+    case rejected(Decoded)
+}
+
+/// How a live scan ended.
+package enum LiveOutcome {
+    /// A code the caller accepts, and the frame it was read in.
+    case found(Decoded, Frame)
+    /// The file ended without one (a device never ends by itself).
+    case ended
+    /// `timeout` passed without one.
+    case timedOut
+    /// `stop()` was called.
+    case stopped
+}
+
+/// Counts, for the benchmark and the tests.
+package struct LiveCounts: Sendable {
+    /// Frames the source produced (decoded), and those handed to the scanner.
+    package var read = 0
+    package var scanned = 0
+    /// Frames replaced by a newer one before the scanner took them.
+    package var dropped: Int { read - scanned - (pending ? 1 : 0) }
+    var pending = false
+    /// Seconds from the start to the end of the scan.
+    package var seconds = 0.0
+    /// Seconds spent scanning frames.
+    package var scanSeconds = 0.0
+    /// Distinct payloads read.
+    package var decodes = 0
+}
+
+/// Reads frames on a thread of their own and scans the newest one whenever the scanner is
+/// free: a frame that arrives while another is being scanned replaces the one waiting (it is
+/// dropped, never queued), so what is scanned is always what the camera sees now. Each frame
+/// gets `frameBudget`, the scanner's cheap passes first; a payload seen in several frames is
+/// judged once (`accept` is asked once per distinct payload). One `run` per LiveScan.
+package final class LiveScan: Sendable {
+    private let source: SendableSource
+    private let options: LiveOptions
+    private let slot = FrameSlot()
+
+    package init(source: FrameSource, options: LiveOptions = .init()) {
+        self.source = SendableSource(source)
+        self.options = options
+    }
+
+    /// Ends the scan from another thread (a signal handler's thread, the timeout): `run`
+    /// returns `.stopped` after the frame being scanned.
+    package func stop() {
+        slot.stop()
+        source.value.stop()
+    }
+
+    /// Scans until a code `accept` takes (`.found`), the end of a file, the timeout or
+    /// `stop()`. `events` is called on this thread (the preview). Throws code 2 when the
+    /// device fails while reading.
+    package func run(accept: (Decoded) -> Bool, events: (LiveEvent) -> Void = { _ in }) throws(LommeError) -> (LiveOutcome, LiveCounts) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let end = options.timeout.map { start + $0 }
+        let reader = DispatchGroup()
+        DispatchQueue.global().async(group: reader) { [slot, source, options] in
+            Self.read(source.value, into: slot, paced: options.paced)
+        }
+        // Nothing is left running when the scan ends.
+        defer {
+            source.value.stop()
+            slot.stop()
+            reader.wait()
+        }
+        var seen: [[UInt8]] = []
+        var counts = LiveCounts()
+        func finish(_ outcome: LiveOutcome) -> (LiveOutcome, LiveCounts) {
+            counts.read = slot.produced
+            counts.pending = slot.pending
+            counts.seconds = (clock.now - start).seconds
+            return (outcome, counts)
+        }
+        while true {
+            let waited = slot.take(until: end)
+            switch waited {
+            case .stopped: return finish(.stopped)
+            case .ended:
+                if let error = slot.error { throw error }
+                return finish(.ended)
+            case .timedOut: return finish(.timedOut)
+            case .frame(let frame):
+                counts.scanned += 1
+                events(.frame(frame))
+                let began = clock.now
+                var options = (try? ScanOptions(deadline: self.options.frameBudget, passes: self.options.passes))
+                    ?? ScanOptions(deadline: self.options.frameBudget)
+                options.everyLine = self.options.everyLine
+                // A payload seen in an earlier frame is not judged again: `accept` said no to
+                // it once, and a code accepted ends the scan.
+                var accepted: Decoded?
+                let found = Scanner.scan(image: frame.image, options: options) { decoded in
+                    guard !seen.contains(decoded.bytes), accept(decoded) else { return false }
+                    accepted = decoded
+                    return true
+                }
+                counts.scanSeconds += (clock.now - began).seconds
+                if let accepted {
+                    counts.decodes += 1
+                    return finish(.found(accepted, frame))
+                }
+                for decoded in found where !seen.contains(decoded.bytes) {
+                    counts.decodes += 1
+                    seen.append(decoded.bytes)
+                    events(.rejected(decoded))
+                }
+                if let end, clock.now >= end { return finish(.timedOut) }
+            }
+        }
+    }
+
+    /// The reader thread: every frame decoded (a compressed stream cannot skip one), the
+    /// newest put in the slot; a file's frames at their own pace when `paced`.
+    private static func read(_ source: FrameSource, into slot: FrameSlot, paced: Bool) {
+        let clock = ContinuousClock()
+        var start: ContinuousClock.Instant?
+        while !slot.isStopped {
+            let frame: Frame?
+            do throws(LommeError) {
+                frame = try source.next()
+            } catch {
+                slot.fail(error)
+                return
+            }
+            guard let frame else { break }
+            if paced && !source.isDevice {
+                let origin = start ?? clock.now
+                start = origin
+                let due = origin + .nanoseconds(Int64(frame.time * 1e9))
+                // in steps, so a stop is seen at once (a file may put its next frame far off)
+                while !slot.isStopped, case let wait = clock.now.duration(to: due), wait > .zero {
+                    usleep(UInt32(min(wait.seconds, 0.05) * 1e6))
+                }
+            }
+            slot.put(frame)
+        }
+        slot.end()
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// The source, handed to the reader thread (which alone calls `next`) and to `stop()`.
+struct SendableSource: @unchecked Sendable {
+    let value: FrameSource
+    init(_ value: FrameSource) { self.value = value }
+}
+
+/// One place for the newest frame: putting a frame where one waits drops the older.
+final class FrameSlot: Sendable {
+    private struct State {
+        var frame: Frame?
+        var produced = 0
+        var ended = false
+        var stopped = false
+        var error: LommeError?
+    }
+    private let state = Mutex(State())
+    private let signal = DispatchSemaphore(value: 0)
+
+    enum Taken {
+        case frame(Frame)
+        case ended
+        case timedOut
+        case stopped
+    }
+
+    var produced: Int { state.withLock { $0.produced } }
+    var pending: Bool { state.withLock { $0.frame != nil } }
+    var isStopped: Bool { state.withLock { $0.stopped } }
+    var error: LommeError? { state.withLock { $0.error } }
+
+    func put(_ frame: Frame) {
+        state.withLock {
+            $0.produced += 1
+            $0.frame = frame
+        }
+        signal.signal()
+    }
+
+    func end() {
+        state.withLock { $0.ended = true }
+        signal.signal()
+    }
+
+    func fail(_ error: LommeError) {
+        state.withLock {
+            $0.error = error
+            $0.ended = true
+        }
+        signal.signal()
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+        signal.signal()
+    }
+
+    /// The newest frame, waiting for one until `deadline`; at the end of a file the frame
+    /// still waiting is taken first.
+    func take(until deadline: ContinuousClock.Instant?) -> Taken {
+        while true {
+            let now = state.withLock { state -> Taken? in
+                if state.stopped { return .stopped }
+                if let frame = state.frame {
+                    state.frame = nil
+                    return .frame(frame)
+                }
+                return state.ended ? .ended : nil
+            }
+            if let now { return now }
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                if left <= .zero { return .timedOut }
+                let nanos = Int(min(left.seconds, 3600) * 1e9)
+                _ = signal.wait(timeout: .now() + .nanoseconds(nanos))
+            } else {
+                signal.wait()
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import LommeCore
+import LommeImages
+import LommeScan
+import LommeTestSupport
+import Testing
+
+@testable import LommeCamera
+
+/// A temp directory of its own, removed at the end.
+final class ClipFolder {
+    let path: String
+    init() {
+        var template = Array((NSTemporaryDirectory() + "lomme-camera-test-XXXXXX").utf8CString)
+        path = String(cString: mkdtemp(&template)!)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func code(_ text: String) throws -> String {
+        let png = path + "/code-\(abs(text.hashValue)).png"
+        try #require(Clips.code(text, to: png), "qrencode failed")
+        return png
+    }
+
+    func clip(_ kind: String, code: String? = nil, size: String = "640x480", codec: String = "mjpeg",
+              seconds: Double = 2, name: String? = nil, extra: [String] = []) throws -> String {
+        let made = Clips.make(kind, in: path, code: code, size: size, codec: codec, seconds: seconds, name: name, extra: extra)
+        return try #require(made.path, "make-clip: \(made.error)")
+    }
+}
+
+/// Every frame of a source, read to its end.
+func frames(of source: FrameSource) throws -> [Frame] {
+    var all: [Frame] = []
+    while let frame = try source.next() { all.append(frame) }
+    return all
+}
+
+@Suite("Frames from a video file (real FFmpeg)")
+struct FrameSourceTests {
+    static let text = #"{"clientId":"camera-lib","clientSecret":"frame source","userId":"01010112345","accountNr":"12345678903"}"#
+
+    @Test(arguments: ["mjpeg", "h264", "yuyv"])
+    func everyFrameOfEachCodecComesOutGrey(codec: String) throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", codec: codec, seconds: 1)
+        let source = try FrameSource(path: clip)
+        #expect(!source.isDevice)
+        #expect(source.width == 640 && source.height == 480)
+        #expect(source.codec == ["mjpeg": "mjpeg", "h264": "h264", "yuyv": "rawvideo"][codec])
+        #expect(source.frameRate == 15)
+        let all = try frames(of: source)
+        #expect(all.count == 15, "a 1 s clip at 15 frames a second")
+        #expect(all.map(\.index) == Array(0..<15))
+        // timestamps a fifteenth of a second apart, from 0
+        #expect(all.enumerated().allSatisfy { abs($0.element.time - Double($0.offset) / 15) < 0.01 }, "\(all.map(\.time))")
+        for frame in all {
+            #expect(frame.image.width == 640 && frame.image.height == 480)
+            // the room is mid grey: neither black nor white, and not flat
+            let mean = frame.image.pixels.reduce(0) { $0 + Int($1) } / frame.image.pixels.count
+            #expect((60...220).contains(mean), "mean \(mean)")
+            #expect(Set(frame.image.pixels).count > 20)
+        }
+        #expect(try source.next() == nil, "the end stays the end")
+    }
+
+    @Test func theFramesOfEachKindHoldTheCodeTheScannerReads() throws {
+        let folder = ClipFolder()
+        let code = try folder.code(Self.text)
+        for (kind, codec) in [("sweep", "h264"), ("screen", "mjpeg"), ("shake", "yuyv")] {
+            let clip = try folder.clip(kind, code: code, codec: codec, seconds: 1.5)
+            let all = try frames(of: try FrameSource(path: clip))
+            #expect(all.count == 22 || all.count == 23)
+            // before the code comes in (0.6 s) no frame holds one; the last frame does
+            let first = Scanner.scan(image: all[0].image)
+            #expect(first.isEmpty, "\(kind): \(first)")
+            let last = Scanner.scan(image: all[all.count - 1].image)
+            #expect(last.map(\.text) == [Self.text], "\(kind) \(codec): the last frame does not read")
+        }
+    }
+
+    @Test func aBigFrameIsReducedToTheScannersWorkingSide() throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", size: "1920x1080", codec: "h264", seconds: 0.4)
+        let source = try FrameSource(path: clip)
+        #expect(source.width == 1920 && source.height == 1080)
+        let frame = try #require(try source.next())
+        #expect(frame.image.width == 1280 && frame.image.height == 720)
+    }
+
+    @Test func aFrameOverTheLimitIsRefusedBeforeDecoding() throws {
+        let folder = ClipFolder()
+        let clip = folder.path + "/huge.mkv"
+        let made = Clips.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=gray:s=4000x2600:d=0.2:r=5",
+                              "-c:v", "mjpeg", clip])
+        try #require(made.status == 0, "\(made.stderr)")
+        #expect(4000 * 2600 > FrameLimits.maximumPixels)
+        let error = #expect(throws: LommeError.self) { try FrameSource(path: clip) }
+        #expect(error?.code == .unreadableImage)
+        #expect(error?.message.contains("4000×2600") == true, "\(error?.message ?? "")")
+    }
+
+    /// A damaged or cut-off recording: frames until the damage, then the end, never a crash
+    /// or a hang (each codec's own damage: MJPEG frames stand alone, H.264 frames lean on
+    /// each other, raw frames have no structure at all).
+    @Test(arguments: ["mjpeg", "h264", "yuyv"])
+    func aDamagedClipEndsQuietly(codec: String) throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", codec: codec, seconds: 1)
+        var bytes = readFile(clip)
+        try #require(bytes.count > 10_000)
+        let truncated = folder.path + "/truncated.mkv"
+        try Data(bytes[0..<(bytes.count / 2)]).write(to: URL(fileURLWithPath: truncated))
+        // every 97th byte after the header flipped
+        for index in stride(from: 4096, to: bytes.count, by: 97) { bytes[index] ^= 0x5A }
+        let flipped = folder.path + "/flipped.mkv"
+        try Data(bytes).write(to: URL(fileURLWithPath: flipped))
+        for path in [truncated, flipped] {
+            do {
+                let source = try FrameSource(path: path)
+                var count = 0
+                while let frame = try source.next() {
+                    #expect(frame.image.width <= 640 && frame.image.height <= 480)
+                    count += 1
+                    try #require(count <= 100, "more frames than the clip had")
+                }
+                #expect(try source.next() == nil)
+            } catch let error as LommeError {
+                #expect(error.code == .unreadableImage, "\(path): \(error.message)")
+            }
+        }
+    }
+
+    @Test func aPlaylistNamingAnotherFileIsNotFollowed() throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", seconds: 0.4)
+        // FFmpeg's concat demuxer and HLS would open the files a list names: not allowed.
+        let concat = folder.path + "/list.ffconcat"
+        try "ffconcat version 1.0\nfile '\(clip)'\n".write(toFile: concat, atomically: true, encoding: .utf8)
+        let playlist = folder.path + "/list.m3u8"
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n\(clip)\n#EXT-X-ENDLIST\n".write(toFile: playlist, atomically: true, encoding: .utf8)
+        for path in [concat, playlist] {
+            let error = #expect(throws: LommeError.self) { try FrameSource(path: path) }
+            #expect(error?.code == .unreadableImage, "\(path)")
+        }
+        // the clip itself reads
+        #expect(try FrameSource(path: clip).next() != nil)
+    }
+
+    @Test func notAVideoMissingAndDirectoriesAreCodeTwo() throws {
+        let folder = ClipFolder()
+        let png = try folder.code("not a video")
+        let text = folder.path + "/notes.txt"
+        try "just some text\n".write(toFile: text, atomically: true, encoding: .utf8)
+        for (path, words) in [(png, "not a video"), (text, "not a video"), (folder.path + "/missing.mkv", "no such file"),
+                              (folder.path, "neither a camera nor a video file"), ("/dev/video-lomme-none", "group video")] {
+            let error = #expect(throws: LommeError.self) { try FrameSource(path: path) }
+            #expect(error?.code == .unreadableImage, "\(path)")
+            #expect(error?.message.contains(words) == true, "\(path): \(error?.message ?? "")")
+        }
+    }
+}
+
+@Suite("The live scan (real FFmpeg, real zbar)")
+struct LiveScanTests {
+    @Test func aFrameArrivingWhileOneWaitsReplacesIt() {
+        let slot = FrameSlot()
+        let picture = GrayImage(width: 2, height: 2)
+        for index in 0..<3 { slot.put(Frame(image: picture, index: index, time: Double(index))) }
+        guard case .frame(let newest) = slot.take(until: nil) else { Issue.record("no frame"); return }
+        #expect(newest.index == 2, "the newest frame, the two before it dropped")
+        #expect(slot.produced == 3)
+        slot.end()
+        guard case .ended = slot.take(until: nil) else { Issue.record("not the end"); return }
+        // a deadline passed with nothing new
+        let empty = FrameSlot()
+        guard case .timedOut = empty.take(until: .now) else { Issue.record("no time-out"); return }
+    }
+
+    @Test func aFramesPassesAreTheScannersOwnEachOnce() throws {
+        // LiveScan falls back to the photo order if a name were unknown: it must not be.
+        let options = try ScanOptions(passes: LiveOptions.framePasses)
+        #expect(options.passes == LiveOptions.framePasses)
+        #expect(LiveOptions.framePasses.sorted() == Scanner.allPassNames.sorted())
+        #expect(LiveOptions().everyLine && LiveOptions().passes == LiveOptions.framePasses)
+    }
+
+    @Test func atTheEndTheLastFrameIsStillScanned() {
+        let slot = FrameSlot()
+        slot.put(Frame(image: GrayImage(width: 2, height: 2), index: 7, time: 0))
+        slot.end()
+        guard case .frame(let last) = slot.take(until: nil) else { Issue.record("the last frame was lost"); return }
+        #expect(last.index == 7)
+    }
+
+    @Test func aCodeSeenInManyFramesIsJudgedOnce() throws {
+        let folder = ClipFolder()
+        let code = try folder.code("hello, not a config")
+        let clip = try folder.clip("sweep", code: code, seconds: 2)
+        var asked = 0, rejected: [String] = [], scannedFrames = 0
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip)).run(accept: { _ in
+            asked += 1
+            return false
+        }) { event in
+            switch event {
+            case .frame: scannedFrames += 1
+            case .rejected(let decoded): rejected.append(decoded.text)
+            }
+        }
+        guard case .ended = outcome else { Issue.record("\(outcome)"); return }
+        #expect(rejected == ["hello, not a config"])
+        #expect(asked == 1, "accept was asked \(asked) times")
+        #expect(counts.scanned == scannedFrames && counts.scanned > 1)
+        #expect(counts.read == 30)
+        #expect(counts.dropped == counts.read - counts.scanned)
+    }
+
+    @Test func theFirstAcceptedCodeEndsTheScanWithItsFrame() throws {
+        let folder = ClipFolder()
+        let code = try folder.code(FrameSourceTests.text)
+        let clip = try folder.clip("shake", code: code, codec: "h264", seconds: 3)
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip)).run(accept: { Payload.isImportable($0.bytes) })
+        guard case .found(let decoded, let frame) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(decoded.text == FrameSourceTests.text)
+        #expect(frame.time >= 0.6 - 0.01, "read before the code came in, at \(frame.time) s")
+        #expect(counts.read < 45, "the clip was read on after the code was found")
+    }
+
+    @Test func aTimeoutEndsALongClip() throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", seconds: 4)
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: LiveOptions(timeout: .milliseconds(500))).run(accept: { _ in true })
+        guard case .timedOut = outcome else { Issue.record("\(outcome)"); return }
+        #expect(counts.read < 60, "paced as a camera, the clip cannot have been read whole in half a second")
+    }
+}
