@@ -25,8 +25,7 @@ enum CommandWord {
         let word = arguments[index]
         try check(word, commands: commands)
         // A command made of subcommands (`child`): its next word must name one of them.
-        if let type = LommeVaultCommand.configuration.subcommands.first(where: { $0._commandName == word }),
-           !type.configuration.subcommands.isEmpty, index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+        if let type = commandType(word), !type.configuration.subcommands.isEmpty, index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
             let names = type.configuration.subcommands.map { $0._commandName }
             let sub = arguments[index + 1]
             if !names.contains(sub) {
@@ -42,17 +41,17 @@ enum CommandWord {
         return [word] + leading + arguments[(index + 1)...]
     }
 
-    /// The subcommand a parse error belongs to, for the `--help` hint: the first argument
-    /// that names one.
-    static func command(in arguments: [String], commands: [String]) -> String? {
-        arguments.first { commands.contains($0) && $0 != "help" }
+    /// The command type called `name` (`child`), if there is one.
+    static func commandType(_ name: String) -> (any ParsableCommand.Type)? {
+        LommeVaultCommand.configuration.subcommands.first { $0._commandName == name }
     }
 
-    /// The command named in `arguments`, with its subcommand when it has them (`child list`).
+    /// The command a parse error belongs to, for the `--help` hint: the first argument that
+    /// names one, with its subcommand when it has them (`child list`).
     static func commandPath(in arguments: [String]) -> String? {
         guard let index = arguments.firstIndex(where: { LommeVaultCommand.commandNames.contains($0) && $0 != "help" }) else { return nil }
         let name = arguments[index]
-        guard let type = LommeVaultCommand.configuration.subcommands.first(where: { $0._commandName == name }) else { return name }
+        guard let type = commandType(name) else { return name }
         let children = type.configuration.subcommands.map { $0._commandName }
         if let sub = arguments[(index + 1)...].first(where: { children.contains($0) }) { return name + " " + sub }
         return name

@@ -113,7 +113,9 @@ struct HouseholdStoryTests {
             #expect(machine.run(["import", Self.photo(png), "--yes", "--no-check"]).status == 0)
             let token = machine.run(["token", "--refresh"])
             #expect(token.status == 0 && token.out.count >= 20, "\(child): \(token.stderr)")
-            #expect(machine.run(["get", "clientSecret"]).out == newSecret)
+            // Compared outside #expect, so a failure does not print the secret.
+            let holdsNewSecret = machine.run(["get", "clientSecret"]).out == newSecret
+            #expect(holdsNewSecret, "\(child) does not hold the new secret")
         }
         #expect(try Self.children(parent).allSatisfy { $0["current"] as? Bool == true })
         #expect(parent.run(["unlock"]).status == 0)

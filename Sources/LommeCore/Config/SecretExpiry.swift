@@ -18,11 +18,11 @@ package enum SecretExpiry {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...days).contains(day) else { return nil }
-        var parts_ = tm()
-        parts_.tm_year = Int32(year - 1900)
-        parts_.tm_mon = Int32(month - 1)
-        parts_.tm_mday = Int32(day)
-        return Int64(timegm(&parts_))
+        var date = tm()
+        date.tm_year = Int32(year - 1900)
+        date.tm_mon = Int32(month - 1)
+        date.tm_mday = Int32(day)
+        return Int64(timegm(&date))
     }
 
     package static func check(_ text: String) throws(LommeError) {
