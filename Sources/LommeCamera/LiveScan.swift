@@ -40,6 +40,14 @@ package struct LiveOptions: Sendable {
     /// check half lost nothing (bench/RESULTS.md).
     package static let defaultFrameBudget: Duration = .milliseconds(45)
 
+    /// How one frame is scanned: `passes` in order within `frameBudget`, zbar on every line
+    /// when `everyLine` (also what `lomme-bench --frame` runs on a frame saved as a picture).
+    package var frameScan: ScanOptions {
+        var options = (try? ScanOptions(deadline: frameBudget, passes: passes)) ?? ScanOptions(deadline: frameBudget)
+        options.everyLine = everyLine
+        return options
+    }
+
     package init(timeout: Duration? = nil, frameBudget: Duration = defaultFrameBudget, paced: Bool = true) {
         self.timeout = timeout
         self.frameBudget = frameBudget
@@ -142,9 +150,7 @@ package final class LiveScan: Sendable {
                 counts.scanned += 1
                 events(.frame(frame))
                 let began = clock.now
-                var options = (try? ScanOptions(deadline: self.options.frameBudget, passes: self.options.passes))
-                    ?? ScanOptions(deadline: self.options.frameBudget)
-                options.everyLine = self.options.everyLine
+                let options = self.options.frameScan
                 // A payload seen in an earlier frame is not judged again: `accept` said no to
                 // it once, and a code accepted ends the scan.
                 var accepted: Decoded?

@@ -25,6 +25,11 @@ extension Pass {
     /// another filter (the `uneven` fixture: asking for three corners of one code lost it),
     /// and asking for more saved no measurable time on photos without a code.
     static let leastFinders = 1
+    /// Light-on-dark finder patterns the negating passes need: a code's three corners. A
+    /// camera's noise shows a light "finder" or two (0-2 in the blank frames of bench/camera's
+    /// screen clips), and the four negating passes were most of the work such a frame took;
+    /// with three, the corpus, the photo sets and the fixtures read every code they read with one.
+    static let leastLightFinders = QRGeometry.finders
 
     /// Finder patterns in the working view binarised with a window of 1/`divisor` of its
     /// side, dark or light (made once per picture and shared with the grid pass).
@@ -117,9 +122,10 @@ extension Pass {
             return true
         case .finders, .lightFinders:
             let light = evidence == .lightFinders
+            let least = light ? leastLightFinders : leastFinders
             return [wideWindow, narrowWindow].contains { divisor in
-                workingPatterns(s, divisor: divisor, inverted: light).count >= leastFinders
-                    || workingSteepPatterns(s, divisor: divisor, inverted: light).count >= leastFinders
+                workingPatterns(s, divisor: divisor, inverted: light).count >= least
+                    || workingSteepPatterns(s, divisor: divisor, inverted: light).count >= least
             }
         case .fineFinders, .fineLightFinders:
             return finePatterns(s, inverted: evidence == .fineLightFinders).count >= leastFinders

@@ -79,11 +79,14 @@ extension Pass {
     /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
     static let catalogue: [Pass] = [
         Pass("plain", needs: .none) { s in working(s).map { [$0] } ?? [] },
-        Pass("up2", needs: .none, lineSpacing: 1) { s in
+        // The enlarged views need a finder pattern too: a code of one-pixel modules shows
+        // its finders to the working view's search (the `tiny` fixture), and zbar on a
+        // doubled 640×480 frame of a camera's noise was its costliest pass.
+        Pass("up2", needs: .finders, lineSpacing: 1) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2)]
         },
-        Pass("up3", needs: .none, lineSpacing: 1) { s in
+        Pass("up3", needs: .finders, lineSpacing: 1) { s in
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },

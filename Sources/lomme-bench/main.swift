@@ -9,6 +9,8 @@ import LommeScan
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
 // Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows),
 // --every-line (zbar scans every line of every view, ScanOptions.everyLine),
+// --frame (each picture scanned as the live scan scans a camera's frame: its passes, budget
+// and lines, LiveOptions.frameScan),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
@@ -25,7 +27,7 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
     exit(0)
 }
 
-var everyLine = false
+var everyLine = false, frame = false
 var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -35,6 +37,7 @@ while let argument = arguments.popFirst() {
     case "--serial": parallel = false
     case "--ungated": gated = false
     case "--every-line": everyLine = true
+    case "--frame": frame = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--accept-prefix":
@@ -49,6 +52,7 @@ while let argument = arguments.popFirst() {
 var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
 chosen.gated = gated
 chosen.everyLine = everyLine
+if frame { chosen = LiveOptions().frameScan }
 if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
 }

@@ -159,6 +159,33 @@ struct FrameSourceTests {
             #expect(error?.message.contains(words) == true, "\(path): \(error?.message ?? "")")
         }
     }
+
+    /// What FFmpeg's video4linux2 input gives back when a camera cannot be opened (errno,
+    /// negated, from `open` or the VIDIOC_S_FMT / VIDIOC_STREAMON calls inside
+    /// avformat_open_input) and what the user is told. A busy camera needs a second program
+    /// streaming from a real V4L2 device, which no test machine here has (no /dev/video*, no
+    /// v4l2loopback module), so the busy case is checked at the mapping; no device and no
+    /// permission are also driven through the binary (CameraImportTests).
+    @Test(arguments: [
+        (16 /* EBUSY */, ["is busy", "another program is using it", "close it and try again", "group video"]),
+        (13 /* EACCES */, ["no permission", "sudo adduser $USER video"]),
+        (1 /* EPERM */, ["no permission", "sudo adduser $USER video"]),
+        (2 /* ENOENT */, ["no camera at", "--device", "group video"]),
+        (19 /* ENODEV */, ["no camera at", "ls /dev/video*"]),
+        (6 /* ENXIO */, ["no camera at"]),
+        (5 /* EIO */, ["cannot open the camera", "input/output error", "group video"]),
+    ])
+    func aCameraThatCannotBeOpenedSaysWhatToDo(errno: Int, words: [String]) {
+        let code = Int32(errno)
+        let error = FrameErrors.open("/dev/video0", code: -code, device: true)
+        #expect(error.code == .unreadableImage)
+        #expect(!error.message.contains("\n"), "one line: \(error.message)")
+        for word in words { #expect(error.message.contains(word), "errno \(code): \(error.message)") }
+        // A file is not a camera: no advice about the video group.
+        let file = FrameErrors.open("clip.mkv", code: -code, device: false)
+        #expect(file.code == .unreadableImage)
+        #expect(code == 16 || !file.message.contains("group video"), "errno \(code): \(file.message)")
+    }
 }
 
 @Suite("The live scan (real FFmpeg, real zbar)")

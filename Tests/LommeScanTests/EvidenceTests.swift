@@ -48,9 +48,33 @@ struct EvidenceTests {
 
     @Test func negatingPassesLookForLightOnDarkFinders() throws {
         #expect(Pass.shows(ScanSubject(image: Self.loneFinder()), .finders))
-        #expect(Pass.shows(ScanSubject(image: Self.loneFinder().inverted()), .lightFinders))
+        // One light-on-dark finder is what a camera's noise shows; the negating passes need
+        // a code's three corners.
+        let lone = ScanSubject(image: Self.loneFinder().inverted())
+        #expect(Pass.workingPatterns(lone, divisor: Pass.wideWindow, inverted: true).count == 1)
+        #expect(!Pass.shows(lone, .lightFinders))
+        #expect(Pass.shows(ScanSubject(image: try F.image("inverted.png")), .lightFinders))
         let flat = ScanSubject(image: GrayImage(width: 300, height: 200, fill: 90))
         #expect(!Pass.shows(flat, .finders) && !Pass.shows(flat, .lightFinders))
+    }
+
+    /// A camera's frame of a grey screen with no code (noise of a few grey levels): zbar is
+    /// slowest on noise, and only the two passes that run whatever and the finder searches
+    /// may run — not the doubled view, which ran on any picture up to 800 pixels long and
+    /// was the costliest pass on a 640×480 frame without a code.
+    @Test func aNoisyFrameWithoutACodeRunsOnlyTheFirstPasses() throws {
+        var image = GrayImage(width: 640, height: 480, fill: 0)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                image[x, y] = UInt8(110 + Int(seed >> 61) + (y * 40) / image.height)
+            }
+        }
+        let state = Scanner.search(ScanSubject(image: image), options: ScanOptions(deadline: .seconds(60), parallel: false),
+                                   accept: { _ in false })
+        #expect(state.results().isEmpty)
+        #expect(state.passesRun == Array(Scanner.order.prefix(Scanner.mandatoryPasses)), "\(state.passesRun)")
     }
 
     @Test func onlyTheFullResolutionSearchSeesASmallSteepCode() throws {
