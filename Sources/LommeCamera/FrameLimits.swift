@@ -60,7 +60,7 @@ enum FrameErrors {
             return device
                 ? LommeError.image("no permission to read the camera \(shown); add yourself to the group video (sudo adduser $USER video) and log in again")
                 : LommeError.image("no permission to read \(shown)")
-        case 16 /* EBUSY */:
+        case 16 /* EBUSY */ where device:
             return LommeError.image("the camera \(shown) is busy: another program is using it; close it and try again (a user needs the group video to use it)")
         default:
             return device
