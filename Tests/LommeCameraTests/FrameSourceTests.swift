@@ -9,12 +9,8 @@ import Testing
 
 /// A temp directory of its own, removed at the end.
 final class ClipFolder {
-    let path: String
-    init() {
-        var template = Array((NSTemporaryDirectory() + "lomme-camera-test-XXXXXX").utf8CString)
-        path = String(cString: mkdtemp(&template)!)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    private let folder = TemporaryFolder("lomme-camera-test")
+    var path: String { folder.path }
 
     func code(_ text: String) throws -> String {
         let png = path + "/code-\(abs(text.hashValue)).png"

@@ -19,12 +19,8 @@ struct CLI {
 
     /// A temp directory (0700) of its own, removed at the end.
     final class Sandbox {
-        let path: String
-        init() {
-            var template = Array((NSTemporaryDirectory() + "lomme-vault-test-XXXXXX").utf8CString)
-            path = String(cString: mkdtemp(&template)!)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
+        private let folder = TemporaryFolder("lomme-vault-test")
+        var path: String { folder.path }
 
         var vault: String { path + "/data/vault" }
 

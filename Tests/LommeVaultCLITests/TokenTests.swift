@@ -379,13 +379,12 @@ enum TokenFixture {
 
     /// A vault of its own (temp dir, imported and unlocked through the CLI).
     final class Box {
-        let directory: String
+        private let folder = TemporaryFolder("lomme-token-test")
+        var directory: String { folder.path }
         var vault: String { directory + "/data/vault" }
         var passphraseFile: String { directory + "/passphrase" }
 
         init() {
-            var template = Array((NSTemporaryDirectory() + "lomme-token-test-XXXXXX").utf8CString)
-            directory = String(cString: mkdtemp(&template)!)
             _ = FileManager.default.createFile(atPath: passphraseFile, contents: Data("correct horse battery staple\n".utf8),
                                            attributes: [.posixPermissions: 0o600])
         }
@@ -395,7 +394,6 @@ enum TokenFixture {
             if let sealed = try? VaultFormat.parse(readFile(vault)) {
                 TokenCache.forgetAll(vaultID: Session.vaultID(salt: sealed.salt), keyring: Keyring())
             }
-            try? FileManager.default.removeItem(atPath: directory)
         }
 
         func importConfig(_ json: String) {

@@ -55,12 +55,8 @@ final class ScriptedInteraction: Interaction {
 /// A temp directory with a vault path in it (real files, removed at the end), and contexts
 /// on it with the fast test KDF and the real keyring.
 final class ServiceBox {
-    let path: String
-    init() {
-        var template = Array("/tmp/lomme-vault-service-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)!)
-    }
-    deinit { _ = system("rm -rf '\(path)'") }
+    private let folder = TemporaryFolder("lomme-vault-service")
+    var path: String { folder.path }
 
     var vault: String { path + "/data/vault" }
 
