@@ -19,6 +19,10 @@ package struct ScanOptions: Sendable {
     /// frames of a screen, whose sub-pixel stripes beat against every second line (moiré;
     /// docs/scanner.md, "Scanning from a camera"). Twice zbar's work on those views.
     package var everyLine = false
+    /// Told of each pass taken: its name, whether it ran (or was skipped for want of
+    /// evidence) and the time it took on its thread, the evidence search included
+    /// (benchmarks: where a picture's time goes); nil for nothing.
+    package var passTimes: (@Sendable (_ pass: String, _ ran: Bool, _ time: Duration) -> Void)? = nil
 
     /// The names of the passes chosen, nil for the pipeline's order.
     package var passes: [String]? { selected?.map(\.name) }
@@ -204,14 +208,19 @@ package enum Scanner {
             let mandatory = index < mandatoryPasses
             if !mandatory && clock.now >= end { break }
             let pass = passes[index]
+            let started = clock.now
             // A pass that cannot see a finder pattern cannot read a code.
-            if options.gated && !mandatory && !Pass.shows(subject, pass.needs) { continue }
+            if options.gated && !mandatory && !Pass.shows(subject, pass.needs) {
+                options.passTimes?(pass.name, false, clock.now - started)
+                continue
+            }
             state.ran(pass.name)
             withoutActuallyEscaping(report) { report in
                 let trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
                 pass.run(subject, trial)
             }
+            options.passTimes?(pass.name, true, clock.now - started)
         }
     }
 }

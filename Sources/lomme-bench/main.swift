@@ -9,6 +9,7 @@ import LommeScan
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
 // Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows),
 // --every-line (zbar scans every line of every view, ScanOptions.everyLine),
+// --pass-times (on stderr, each pass taken: PASS \t ran|skipped \t MILLISECONDS on its thread),
 // --frame (each picture scanned as the live scan scans a camera's frame: its passes, budget
 // and lines, LiveOptions.frameScan),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
@@ -27,7 +28,7 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
     exit(0)
 }
 
-var everyLine = false, frame = false
+var everyLine = false, frame = false, passTimes = false
 var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -38,6 +39,7 @@ while let argument = arguments.popFirst() {
     case "--ungated": gated = false
     case "--every-line": everyLine = true
     case "--frame": frame = true
+    case "--pass-times": passTimes = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--accept-prefix":
@@ -53,6 +55,13 @@ var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
 chosen.gated = gated
 chosen.everyLine = everyLine
 if frame { chosen = LiveOptions().frameScan }
+if passTimes {
+    // One line a pass on stderr: PASS \t ran|skipped \t MILLISECONDS (on its thread).
+    chosen.passTimes = { pass, ran, time in
+        var line = "\(pass)\t\(ran ? "ran" : "skipped")\t\(String(format: milliseconds(time)))\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
 if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
 }
