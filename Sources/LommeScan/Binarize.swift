@@ -46,16 +46,7 @@ extension GrayImage {
     /// window around it less `offset`. Copes with uneven light; flat areas whose
     /// window holds no contrast go white, so noise in blank areas does not make specks.
     func adaptiveBinarized(radius: Int, offset: Int = adaptiveOffset, minContrast: Int = flatContrast) -> GrayImage {
-        let stats = LocalStats(self, radius: radius)
-        let mean = stats.mean, deviation = stats.deviation
-        var output = [UInt8](repeating: 255, count: pixels.count)
-        pixels.withUnsafeBufferPointer { src in
-            output.withUnsafeMutableBufferPointer { out in
-                for i in 0..<src.count where Int(deviation[i]) >= minContrast {
-                    if Int(src[i]) < Int(mean[i]) - offset { out[i] = 0 }
-                }
-            }
-        }
-        return GrayImage(width: width, height: height, pixels: output)
+        GrayImage(width: width, height: height,
+                  pixels: LocalStats.thresholded(self, radius: radius, offset: offset, minContrast: minContrast))
     }
 }

@@ -84,17 +84,26 @@ enum FinderSearch {
                 while x < w {
                     let isDark = px[row + x] < darkBelow
                     var end = x + 1
-                    // Eight pixels at a time while all are of the run's level (with
-                    // `darkBelow` 128, dark is a clear top bit), then one at a time.
+                    // Eight pixels at a time (with `darkBelow` 128, dark is a clear top bit):
+                    // the first pixel of the other level is the lowest set top bit of the
+                    // eight, flipped for a light run; then one at a time near the row's end.
                     let same: UInt64 = isDark ? 0 : 0x8080_8080_8080_8080
-                    while end + 8 <= w && raw.loadUnaligned(fromByteOffset: row + end, as: UInt64.self) & 0x8080_8080_8080_8080 == same {
-                        end += 8
+                    while end &+ 8 <= w {
+                        let other = (raw.loadUnaligned(fromByteOffset: row &+ end, as: UInt64.self) & 0x8080_8080_8080_8080) ^ same
+                        if other == 0 {
+                            end &+= 8
+                        } else {
+                            end &+= other.trailingZeroBitCount >> 3
+                            break
+                        }
                     }
-                    while end < w && (px[row + end] < darkBelow) == isDark { end += 1 }
-                    (r0, r1, r2, r3, r4) = (r1, r2, r3, r4, end - x)
+                    if end &+ 8 > w {
+                        while end < w && (px[row &+ end] < darkBelow) == isDark { end &+= 1 }
+                    }
+                    (r0, r1, r2, r3, r4) = (r1, r2, r3, r4, end &- x)
                     (s2, s3, s4) = (s3, s4, x)
-                    runs += 1
-                    if runs >= 5, let module = ratioModule(r0, r1, r2, r3, r4) {
+                    runs &+= 1
+                    if runs >= 5, mayBeFinder(r0, r1, r2, r3, r4), let module = ratioModule(r0, r1, r2, r3, r4) {
                         let centerX = Double(s2) + Double(r2) / 2
                         if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module,
                                                                       scale: widest, inverted: !isDark) {
@@ -117,6 +126,21 @@ enum FinderSearch {
             found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * sightingsPerModule)) }.sorted { $0.hits > $1.hits }
         }
         return zip(dark, light).map { (confirmed($0), confirmed($1)) }
+    }
+
+    /// Whether five run lengths may pass `ratioModule`, in whole numbers (the row search
+    /// asks this of every run, and most fail it): each outer run within `runTolerance` of a
+    /// seventh of the total, the centre within its tolerance of three sevenths. Never
+    /// stricter than `ratioModule`: a run length it refuses misses that bound by at least a
+    /// seventieth of a pixel, far more than the floating-point test's rounding.
+    @inline(__always)
+    static func mayBeFinder(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) -> Bool {
+        assert(runTolerance == 0.7 && centreTolerance == 0.8, "the whole-number bounds below are these tolerances")
+        let total = r0 &+ r1 &+ r2 &+ r3 &+ r4
+        guard total >= QRGeometry.finderSide else { return false }
+        let outer = 7 &* total
+        @inline(__always) func near(_ r: Int) -> Bool { 10 &* abs(7 &* r &- total) <= outer }
+        return near(r0) && near(r1) && near(r3) && near(r4) && 100 &* abs(7 &* r2 &- 3 &* total) <= 168 &* total
     }
 
     /// The module size if five run lengths are close enough to 1:1:3:1:1.

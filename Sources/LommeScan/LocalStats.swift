@@ -29,7 +29,11 @@ struct LocalStats {
         var deviation = [UInt8](repeating: 0, count: image.pixels.count)
         mean.withUnsafeMutableBufferPointer { outMean in
             deviation.withUnsafeMutableBufferPointer { outDeviation in
-                LocalStats.sweep(image, radius: radius, mean: outMean, deviation: outDeviation)
+                LocalStats.squareRoots.withUnsafeBufferPointer { root in
+                    guard let m = outMean.baseAddress, let d = outDeviation.baseAddress, let root = root.baseAddress else { return }
+                    var sink = Both(mean: m, deviation: d, root: root)
+                    LocalStats.sweep(image, radius: radius, into: &sink)
+                }
             }
         }
         self.mean = mean
@@ -41,59 +45,126 @@ struct LocalStats {
     static func boxMean(_ image: GrayImage, radius: Int) -> [UInt8] {
         var mean = [UInt8](repeating: 0, count: image.pixels.count)
         mean.withUnsafeMutableBufferPointer { out in
-            sweep(image, radius: radius, mean: out, deviation: nil)
+            guard let m = out.baseAddress else { return }
+            var sink = MeanOnly(mean: m)
+            sweep(image, radius: radius, into: &sink)
         }
         return mean
     }
 
-    /// Fills `mean` and, unless nil, `deviation` for every pixel of `image`.
-    private static func sweep(_ image: GrayImage, radius: Int, mean: UnsafeMutableBufferPointer<UInt8>,
-                              deviation: UnsafeMutableBufferPointer<UInt8>?) {
+    /// Each pixel of `image` dark (0) where it is more than `offset` below its window's mean
+    /// and the window's deviation is at least `minContrast`, else light (255): the adaptive
+    /// threshold straight from the sweep, without the picture-sized means and deviations.
+    static func thresholded(_ image: GrayImage, radius: Int, offset: Int, minContrast: Int) -> [UInt8] {
+        var output = [UInt8](repeating: 255, count: image.pixels.count)
+        output.withUnsafeMutableBufferPointer { out in
+            image.pixels.withUnsafeBufferPointer { px in
+                guard let o = out.baseAddress, let p = px.baseAddress else { return }
+                // deviation ≥ c exactly when the whole root of the variance is, that is when the
+                // variance is at least c² (the deviation is the table's whole root, capped at 255).
+                let least = minContrast <= 0 ? Int.min : minContrast > 255 ? Int.max : minContrast * minContrast
+                var sink = Threshold(output: o, pixels: p, offset: offset, leastVariance: least)
+                sweep(image, radius: radius, into: &sink)
+            }
+        }
+        return output
+    }
+
+    /// What the sweep does with each pixel's window: its rounded mean and, when `spread`,
+    /// its mean of squares (truncated) less the squared mean.
+    fileprivate protocol Sink {
+        static var spread: Bool { get }
+        mutating func put(_ index: Int, mean: UInt32, variance: Int)
+    }
+
+    private struct MeanOnly: Sink {
+        let mean: UnsafeMutablePointer<UInt8>
+        static var spread: Bool { false }
+        @inline(__always) mutating func put(_ index: Int, mean m: UInt32, variance: Int) {
+            mean[index] = UInt8(truncatingIfNeeded: m)
+        }
+    }
+
+    private struct Both: Sink {
+        let mean: UnsafeMutablePointer<UInt8>
+        let deviation: UnsafeMutablePointer<UInt8>
+        let root: UnsafePointer<UInt8>
+        static var spread: Bool { true }
+        @inline(__always) mutating func put(_ index: Int, mean m: UInt32, variance: Int) {
+            mean[index] = UInt8(truncatingIfNeeded: m)
+            deviation[index] = root[max(0, variance)]
+        }
+    }
+
+    private struct Threshold: Sink {
+        let output: UnsafeMutablePointer<UInt8>
+        let pixels: UnsafePointer<UInt8>
+        let offset: Int
+        let leastVariance: Int
+        static var spread: Bool { true }
+        @inline(__always) mutating func put(_ index: Int, mean m: UInt32, variance: Int) {
+            if variance >= leastVariance && Int(pixels[index]) < Int(m) - offset { output[index] = 0 }
+        }
+    }
+
+    /// Hands every pixel of `image` its window's statistics, row by row.
+    private static func sweep<S: Sink>(_ image: GrayImage, radius: Int, into sink: inout S) {
         let w = image.width, h = image.height, r = max(1, min(radius, maximumRadius))
         guard w > 0, h > 0 else { return }
         let area = UInt32((2 * r + 1) * (2 * r + 1)), half = area / 2
-        let spread = deviation != nil
+        // n / area for any 32-bit n as the high word of n times this (Lemire, Kaser and Kurz,
+        // "Faster remainder by direct computation", 2019): a multiplication where a division
+        // per pixel, two with the spread, was most of the sweep's time.
+        let inverse = UInt64.max / UInt64(area) &+ 1
+        @inline(__always) func divided(_ n: UInt32) -> UInt32 {
+            UInt32(truncatingIfNeeded: inverse.multipliedFullWidth(by: UInt64(n)).high)
+        }
         // Each column's window: the sum of its values and of their squares.
-        let sums = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: w)
-        let squares = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: w)
-        sums.initialize(repeating: 0)
-        squares.initialize(repeating: 0)
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: w)
+        let squares = UnsafeMutablePointer<UInt32>.allocate(capacity: w)
+        sums.initialize(repeating: 0, count: w)
+        squares.initialize(repeating: 0, count: w)
         defer {
             sums.deallocate()
             squares.deallocate()
         }
-        image.pixels.withUnsafeBufferPointer { px in
-            squareRoots.withUnsafeBufferPointer { root in
-                // Adds (or takes away) row `y`, clamped to the picture, to the column windows.
-                @inline(__always) func column(_ y: Int, add: Bool) {
-                    let start = min(max(y, 0), h - 1) * w
-                    for x in 0..<w {
-                        let v = UInt32(px[start + x])
-                        sums[x] = add ? sums[x] &+ v : sums[x] &- v
-                        if spread { squares[x] = add ? squares[x] &+ v &* v : squares[x] &- v &* v }
-                    }
+        image.pixels.withUnsafeBufferPointer { buffer in
+            guard let px = buffer.baseAddress else { return }
+            @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> { px + min(max(y, 0), h - 1) * w }
+            // The first window of every column: rows -r…r, clamped to the picture.
+            for y in -r...r {
+                let add = row(y)
+                for x in 0..<w {
+                    let v = UInt32(add[x])
+                    sums[x] = sums[x] &+ v
+                    squares[x] = squares[x] &+ v &* v
                 }
-                for y in -r...r { column(y, add: true) }
-                for y in 0..<h {
-                    var s: UInt32 = 0, q: UInt32 = 0
-                    for x in -r...r {
-                        let c = min(max(x, 0), w - 1)
-                        s &+= sums[c]
-                        q &+= squares[c]
-                    }
-                    let row = y * w
+            }
+            for y in 0..<h {
+                var s: UInt32 = 0, q: UInt32 = 0
+                for x in -r...r {
+                    let c = min(max(x, 0), w - 1)
+                    s = s &+ sums[c]
+                    q = q &+ squares[c]
+                }
+                let start = y * w
+                for x in 0..<w {
+                    let m = divided(s &+ half)
+                    sink.put(start + x, mean: m, variance: S.spread ? Int(divided(q)) - Int(m) * Int(m) : 0)
+                    let enter = min(x + r + 1, w - 1), leave = max(x - r, 0)
+                    s = s &+ sums[enter] &- sums[leave]
+                    if S.spread { q = q &+ squares[enter] &- squares[leave] }
+                }
+                // The windows move down a row: row y + r + 1 comes in, row y - r goes out.
+                let add = row(y + r + 1), remove = row(y - r)
+                if S.spread {
                     for x in 0..<w {
-                        let m = UInt8(min(255, (s &+ half) / area))
-                        mean[row + x] = m
-                        let enter = min(x + r + 1, w - 1), leave = max(x - r, 0)
-                        s = s &+ sums[enter] &- sums[leave]
-                        if let deviation {
-                            deviation[row + x] = root[max(0, Int(q / area) - Int(m) * Int(m))]
-                            q = q &+ squares[enter] &- squares[leave]
-                        }
+                        let a = UInt32(add[x]), b = UInt32(remove[x])
+                        sums[x] = sums[x] &+ a &- b
+                        squares[x] = squares[x] &+ a &* a &- b &* b
                     }
-                    column(y + r + 1, add: true)
-                    column(y - r, add: false)
+                } else {
+                    for x in 0..<w { sums[x] = sums[x] &+ UInt32(add[x]) &- UInt32(remove[x]) }
                 }
             }
         }

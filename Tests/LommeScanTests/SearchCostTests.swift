@@ -120,6 +120,22 @@ struct SearchCostTests {
         #expect(all.contains { $0.dark.count >= 3 } && all.contains { $0.light.count >= 3 })
     }
 
+    /// The whole-number test the row search asks of every run never refuses five runs the
+    /// ratio test takes, and refuses most of the others (every run from 1 to 14 pixels).
+    @Test func theWholeNumberRunTestIsNeverStricterThanTheRatioTest() {
+        var taken = 0, refused = 0, passedOn = 0
+        let lengths = 1...14
+        for r0 in lengths { for r1 in lengths { for r2 in 1...3 * lengths.upperBound { for r3 in lengths { for r4 in lengths {
+            let may = FinderSearch.mayBeFinder(r0, r1, r2, r3, r4)
+            if FinderSearch.ratioModule(r0, r1, r2, r3, r4) != nil {
+                taken += 1
+                if !may { Issue.record("refused \([r0, r1, r2, r3, r4])") }
+            } else if may { passedOn += 1 } else { refused += 1 }
+        } } } } }
+        #expect(taken > 0)
+        #expect(refused > 20 * passedOn, "refused \(refused), passed on \(passedOn)")
+    }
+
     /// The fitted mesh the plain way: each control point searched on its own.
     static func plainFit(_ image: GrayImage, map: Homography, dimension: Int) -> ([Double], [Double]) {
         let step = MeshWarp.controlSpacing, side = (dimension + step - 1) / step + 1, window = step - 1
@@ -198,6 +214,32 @@ struct SearchCostTests {
         #expect(stats.deviation == deviation)
         #expect(LocalStats.boxMean(image, radius: radius) == mean)
         #expect(stats.deviation.contains { $0 > 0 } || width * height == 1)
+    }
+
+    /// The adaptive threshold taken straight from the sweep is the one taken from the
+    /// picture-sized means and deviations: dark where a pixel is more than the offset below
+    /// its window's mean and the window's deviation reaches the least contrast, for least
+    /// contrasts and offsets about and beyond the usual ones.
+    @Test(arguments: [(50, 40, 1), (120, 90, 9), (31, 5, 100), (200, 150, 28)])
+    func theThresholdFromTheSweepIsTheThresholdFromTheStatistics(width: Int, height: Int, radius: Int) {
+        var seed = UInt64(width * 7 + height * 3 + radius)
+        // Smooth regions, edges and noise: windows of every deviation, flat ones included.
+        let pixels = (0..<width * height).map { i -> UInt8 in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = i % width, y = i / width
+            let noise = Int(seed >> 61)
+            return UInt8(max(0, min(255, (x / 9 + y / 7) % 2 == 0 ? 60 + noise : (x < width / 2 ? 200 : 120 + x % 5) + noise)))
+        }
+        let image = GrayImage(width: width, height: height, pixels: pixels)
+        let stats = LocalStats(image, radius: radius)
+        for (offset, least) in [(3, 3), (0, 0), (-2, 1), (10, 20), (3, 300)] {
+            let expected = pixels.indices.map { i -> UInt8 in
+                Int(stats.deviation[i]) >= least && Int(pixels[i]) < Int(stats.mean[i]) - offset ? 0 : 255
+            }
+            let binary = image.adaptiveBinarized(radius: radius, offset: offset, minContrast: least)
+            #expect(binary.pixels == expected, "offset \(offset), least contrast \(least)")
+            #expect(least > 255 || binary.pixels.contains(0), "offset \(offset), least contrast \(least)")
+        }
     }
 
     /// The size test samples only the three corners: their module grid, thresholded against
