@@ -1,4 +1,5 @@
 import LommeImages
+import Synchronization
 import Testing
 @testable import LommeScan
 
@@ -124,6 +125,26 @@ struct EvidenceTests {
         options.gated = false
         let ungated = Scanner.search(ScanSubject(image: flat), options: options, accept: { _ in false })
         #expect(ungated.passesRun == Scanner.order)
+    }
+
+    /// The benchmark's account of where a picture's time goes (`ScanOptions.passTimes`)
+    /// names every pass taken, once, in the order taken: those that ran as run, the gated
+    /// ones whose evidence was missing as skipped; on two threads as on one.
+    @Test(arguments: [false, true])
+    func everyPassTakenIsAccountedFor(parallel: Bool) throws {
+        let taken = Mutex<[(String, Bool)]>([])
+        var options = ScanOptions(deadline: .seconds(60), parallel: parallel)
+        options.passTimes = { pass, ran, time in
+            #expect(time >= .zero)
+            taken.withLock { $0.append((pass, ran)) }
+        }
+        let flat = GrayImage(width: 900, height: 700, fill: 128)
+        let state = Scanner.search(ScanSubject(image: flat), options: options, accept: { _ in false })
+        let account = taken.withLock { $0 }
+        #expect(Set(account.map(\.0)) == Set(Scanner.order) && account.count == Scanner.order.count)
+        #expect(Set(account.filter(\.1).map(\.0)) == Set(state.passesRun))
+        #expect(account.filter { !$0.1 }.count == Scanner.order.count - Scanner.mandatoryPasses)
+        if !parallel { #expect(account.map(\.0) == Scanner.order) }
     }
 
     @Test func theNegatedGridPassAlsoSearchesTheViewBinarisedBlockByBlock() throws {
