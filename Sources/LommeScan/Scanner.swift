@@ -78,15 +78,19 @@ package enum Scanner {
     /// the same work 5-15 % cheaper on every set: the corpus's small pictures it reads no
     /// longer run the doubled view first), the light-on-dark twins (dark-mode screens; the
     /// sharpened one reads blurred 1 MP screens), the grid sampler at full resolution (small
-    /// steep codes in 12 MP photos), the binarised crops round finder groups, and local
-    /// normalisation last (low contrast under a dark gradient). Passes that read nothing these did not were taken out: on pictures
+    /// steep codes in 12 MP photos), local normalisation (low contrast under a dark
+    /// gradient) and the binarised crops round finder groups last: the last pass taken runs
+    /// alone while the other thread has nothing left, and the crops take a few milliseconds
+    /// where normalising a 1 MP view and scanning it took 20-27 (the two the other way round
+    /// read the same codes, and gave up 5-15 % sooner on the 1 MP and 12 MP photo sets, both
+    /// halves). Passes that read nothing these did not were taken out: on pictures
     /// they could not read they cost most of the time of giving up (stretched, sharpened,
     /// denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
     /// filtered twins; and, once the grid sampler read all they did, the Otsu and Sauvola
     /// thresholds, the unbinarised crops and the doubled light-on-dark threshold).
     static let order: [String] = [
         "plain", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
-        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin", "normalized",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "regions-bin",
     ]
 
     /// The passes of `order`, as the catalogue has them.
