@@ -82,10 +82,10 @@ package enum Scanner {
     /// gradient) and the binarised crops round finder groups last: the last pass taken runs
     /// alone while the other thread has nothing left, and the crops take a few milliseconds
     /// where normalising a 1 MP view and scanning it took 20-27 (the two the other way round
-    /// read the same codes, and gave up 5-15 % sooner on the 1 MP and 12 MP photo sets, both
-    /// halves). Passes that read nothing these did not were taken out: on pictures
-    /// they could not read they cost most of the time of giving up (stretched, sharpened,
-    /// denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
+    /// read the same codes, and gave up up to 17 % sooner on the photo sets, both halves:
+    /// photos2, steep and tilted 10-17 %, the others within 6 %). Passes that read nothing
+    /// these did not were taken out: on pictures they could not read they cost most of the
+    /// time of giving up (stretched, sharpened, denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
     /// filtered twins; and, once the grid sampler read all they did, the Otsu and Sauvola
     /// thresholds, the unbinarised crops and the doubled light-on-dark threshold).
     static let order: [String] = [
