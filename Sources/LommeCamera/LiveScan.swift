@@ -26,8 +26,8 @@ package struct LiveOptions: Sendable {
     /// A frame's order, from `bench/camera --matrix tune --every-line` (every pass alone on
     /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
     /// normalized +12, adaptive +1 of 121): local normalisation second, where a photo has it
-    /// next to last, so it is one of the two passes every frame gets (a screen's refresh band and
-    /// moiré leave the contrast uneven), then the photo pipeline's order.
+    /// next to last, so it is one of the two passes every frame gets (a screen's refresh
+    /// band and moiré leave the contrast uneven), then the photo pipeline's order.
     package static let framePasses = [
         "plain", "normalized", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
