@@ -75,8 +75,13 @@ enum HEIFCodec {
         guard initialized else {
             throw .image("cannot read \(ImageLimits.display(name)): libheif failed to start; convert the picture to JPEG or PNG and try again")
         }
-        if HEIFReferences.haveLoop(bytes) {
+        switch HEIFReferences.damage(bytes) {
+        case .loop:
             throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images refer to each other in a loop); convert the picture to JPEG or PNG and try again")
+        case .notAPicture:
+            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (an image is made from an item that is not a picture); convert the picture to JPEG or PNG and try again")
+        case nil:
+            break
         }
         let outcome: Result<T, LommeError> = bytes.withUnsafeBufferPointer { data in
             guard let context = heif_context_alloc() else {

@@ -58,6 +58,15 @@ struct FuzzRegressionTests {
         #expect(r.status == 2 && r.signal == nil && r.stderr.contains("refer to each other in a loop"), "\(r.status): \(r.stderr)")
     }
 
+    /// The heic fuzzer's find in a CI run (2026-11-25): a 1.9 KB file whose primary 'iden'
+    /// image is derived from item 0x50F3, which does not exist. libheif 1.15 stops on an
+    /// assertion (`imginfo` in decode_image_planar) and the process aborted; the loader now
+    /// finds the dangling reference first (exit 2).
+    @Test func heicDerivedFromAnItemThatIsNotThereIsDamaged() {
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/iden-of-an-item-that-is-not-there.heic"], timeout: 20)
+        #expect(r.status == 2 && r.signal == nil && r.stderr.contains("made from an item that is not a picture"), "\(r.status): \(r.stderr)")
+    }
+
     /// The heic fuzzer's second find: a 1.9 KB file whose 41×41 grid item declares a
     /// 24950×26995 canvas in its grid descriptor. libheif 1.15 allocated the canvas (2 GB)
     /// before finding out it could not fill it; the loader now sets libheif's own size
