@@ -29,8 +29,8 @@ package struct LiveOptions: Sendable {
     /// next to last, so it is one of the two passes every frame gets (a screen's refresh
     /// band and moiré leave the contrast uneven), then the photo pipeline's order.
     package static let framePasses = [
-        "plain", "normalized", "adaptive", "grid", "grid-inv", "up2", "sharpened-inv",
-        "grid-fine", "up3", "grid-fine-inv", "regions-bin",
+        "plain", "normalized", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
     ]
 
     /// The default budget. A frame with a code that does not read takes the whole budget plus

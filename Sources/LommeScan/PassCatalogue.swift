@@ -90,7 +90,11 @@ extension Pass {
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
+        Pass("inverted", needs: .lightFinders) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
         Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
+        Pass("adaptive-inv", needs: .lightFinders) { s in
+            adaptive(s, divisor: narrowWindow).map { [negated(s, "adaptive\(narrowWindow)", $0)] } ?? []
+        },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening opens them again.
         Pass("sharpened-inv", needs: .lightFinders) { s in

@@ -76,9 +76,8 @@ package enum Scanner {
     /// first (they run at once, whatever the deadline), then the grid sampler on the working
     /// view (it reads tilted, bent and small codes; third, before the passes below, it did
     /// the same work 5-15 % cheaper on every set: the corpus's small pictures it reads no
-    /// longer run the doubled view first), its light-on-dark twin (dark-mode screens: it reads
-    /// every light code zbar reads in the negated views, and more), zbar on the negated
-    /// view sharpened (blurred 1 MP screens), the grid sampler at full resolution (small
+    /// longer run the doubled view first), the light-on-dark twins (dark-mode screens; the
+    /// sharpened one reads blurred 1 MP screens), the grid sampler at full resolution (small
     /// steep codes in 12 MP photos), local normalisation (low contrast under a dark
     /// gradient) and the binarised crops round finder groups last: the last pass taken runs
     /// alone while the other thread has nothing left, and the crops take a few milliseconds
@@ -88,13 +87,10 @@ package enum Scanner {
     /// these did not were taken out: on pictures they could not read they cost most of the
     /// time of giving up (stretched, sharpened, denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
     /// filtered twins; and, once the grid sampler read all they did, the Otsu and Sauvola
-    /// thresholds, the unbinarised crops and the doubled light-on-dark threshold; and, once
-    /// the negated grid pass came before them and read every picture they did, zbar on the
-    /// negated working view and on its negated threshold, which cost a 1 MP photo nobody
-    /// reads 31 ms of its 150 ms of thread time).
+    /// thresholds, the unbinarised crops and the doubled light-on-dark threshold).
     static let order: [String] = [
-        "plain", "adaptive", "grid", "grid-inv", "up2", "sharpened-inv",
-        "grid-fine", "up3", "grid-fine-inv", "normalized", "regions-bin",
+        "plain", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "regions-bin",
     ]
 
     /// The passes of `order`, as the catalogue has them.

@@ -54,7 +54,7 @@ struct ScannerTests {
     }
 
     @Test(arguments: [
-        ("inverted.png", "grid-inv"),
+        ("inverted.png", "inverted"),
         ("tiny.png", "up2"),
         ("uneven.png", "normalized"),
         ("blurred.jpg", "adaptive"),
@@ -85,11 +85,9 @@ struct ScannerTests {
         #expect(steep.count > usual.count, "the steep bound admits the flattened finders")
     }
 
-    /// zbar reads the clean light-on-dark code once the picture is negated, not the blurred
-    /// one: light modules glow into the dark ones and close the finders' centres.
     @Test func blurredLightOnDarkNeedsMoreThanInversion() throws {
-        #expect(Scanner.scan(image: try F.image("inverted.png").inverted(), options: try F.only("plain")).map(\.text) == [F.payload])
-        #expect(Scanner.scan(image: try F.image("dark-blurred.jpg").inverted(), options: try F.only("plain")).isEmpty)
+        let image = try F.image("dark-blurred.jpg")
+        #expect(Scanner.scan(image: image, options: try F.only("inverted")).isEmpty)
     }
 
     @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png", "dark-blurred.jpg",
