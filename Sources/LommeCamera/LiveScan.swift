@@ -27,9 +27,13 @@ package struct LiveOptions: Sendable {
     /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
     /// normalized +12, adaptive +1 of 121): local normalisation second, where a photo has it
     /// next to last, so it is one of the two passes every frame gets (a screen's refresh
-    /// band and moiré leave the contrast uneven), then the photo pipeline's order.
+    /// band and moiré leave the contrast uneven); then the negated threshold, which on the
+    /// tune half of the dark-mode screens (`bench/camera --matrix tune --dark`) read 100 of
+    /// 144 frames alone, in 13 ms (sixth, after `inverted`, it came past the budget of a
+    /// 1280×720 frame: those clips read a second or two late, or not at all); then the
+    /// photo pipeline's order.
     package static let framePasses = [
-        "plain", "normalized", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
+        "plain", "normalized", "adaptive-inv", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
     ]
 
