@@ -26,16 +26,20 @@ package struct LiveOptions: Sendable {
     /// A frame's order, from `bench/camera --matrix tune --every-line` (every pass alone on
     /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
     /// normalized +12, adaptive +1 of 121): local normalisation second, where a photo has it
-    /// next to last, so it is one of the two passes every frame gets (a screen's refresh
-    /// band and moiré leave the contrast uneven); then the negated threshold, which on the
-    /// tune half of the dark-mode screens (`bench/camera --matrix tune --dark`) read 100 of
-    /// 144 frames alone, in 13 ms (sixth, after `inverted`, it came past the budget of a
-    /// 1280×720 frame: those clips read a second or two late, or not at all); then the
+    /// next to last (a screen's refresh band and moiré leave the contrast uneven); the
+    /// negated threshold third, which on the tune half of the dark-mode screens
+    /// (`bench/camera --matrix tune --dark`) read 100 of 144 frames alone, in 13 ms; then the
     /// photo pipeline's order.
     package static let framePasses = [
         "plain", "normalized", "adaptive-inv", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
     ]
+
+    /// The first three of `framePasses` run on every frame, whatever the budget and the
+    /// evidence say (a photo's first two). The negated threshold sixth came past a 1280×720
+    /// frame's budget, and third but gated it waited for the search for light-on-dark finder
+    /// patterns: dark-mode screen clips read a second or two late, or at their end.
+    package static let mandatoryFramePasses = 3
 
     /// The default budget. A frame with a code that does not read takes the whole budget plus
     /// about 5 ms, so the budget sets the worst case's frames a second (bench/camera: at 60 ms
@@ -44,11 +48,13 @@ package struct LiveOptions: Sendable {
     /// check half lost nothing (bench/RESULTS.md).
     package static let defaultFrameBudget: Duration = .milliseconds(45)
 
-    /// How one frame is scanned: `passes` in order within `frameBudget`, zbar on every line
-    /// when `everyLine` (also what `lomme-bench --frame` runs on a frame saved as a picture).
+    /// How one frame is scanned: `passes` in order within `frameBudget` (in the frame order,
+    /// its first `mandatoryFramePasses` whatever the budget), zbar on every line when
+    /// `everyLine` (also what `lomme-bench --frame` runs on a frame saved as a picture).
     package var frameScan: ScanOptions {
         var options = (try? ScanOptions(deadline: frameBudget, passes: passes)) ?? ScanOptions(deadline: frameBudget)
         options.everyLine = everyLine
+        if passes == Self.framePasses { options.mandatory = Self.mandatoryFramePasses }
         return options
     }
 

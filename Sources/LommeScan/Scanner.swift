@@ -19,6 +19,8 @@ package struct ScanOptions: Sendable {
     /// frames of a screen, whose sub-pixel stripes beat against every second line (moiré;
     /// docs/scanner.md, "Scanning from a camera"). Twice zbar's work on those views.
     package var everyLine = false
+    /// How many passes, the first in order, run whatever the deadline and the evidence say.
+    package var mandatory = Scanner.mandatoryPasses
     /// Told of each pass taken: its name, whether it ran (or was skipped for want of
     /// evidence) and the time it took on its thread, the evidence search included
     /// (benchmarks: where a picture's time goes); nil for nothing.
@@ -63,7 +65,7 @@ package enum Scanner {
     package static let defaultDeadline: Duration = .milliseconds(2500)
 
     /// How many passes run whatever the deadline says.
-    static let mandatoryPasses = 2
+    package static let mandatoryPasses = 2
 
     /// Worker threads, each with its own zbar scanner: two keep a dual-core machine busy.
     static let workers = 2
@@ -202,14 +204,14 @@ package enum Scanner {
         // A gated pass whose evidence the other worker is still searching for is put off
         // while passes after it are left, and taken again once that search is done: waiting
         // for it left a core idle for a tenth of a second or more on 12 MP photos.
-        let waits = { (index: Int) in options.gated && index >= mandatoryPasses && Pass.wouldWait(subject, passes[index].needs) }
+        let waits = { (index: Int) in options.gated && index >= options.mandatory && Pass.wouldWait(subject, passes[index].needs) }
         while !state.stopped, let next = state.nextPass(below: passes.count, ready: { !waits($0) }) {
             let index = next.index
             if next.fresh && waits(index) && state.putOff(index, below: passes.count) { continue }
             // The first passes always run, however loaded the machine: a clean picture must
             // never come back "no QR code found" because the clock ran out. The budget
             // bounds the rest.
-            let mandatory = index < mandatoryPasses
+            let mandatory = index < options.mandatory
             if !mandatory && clock.now >= end { break }
             let pass = passes[index]
             let started = clock.now

@@ -206,6 +206,12 @@ struct LiveScanTests {
         #expect(options.passes == LiveOptions.framePasses)
         #expect(LiveOptions.framePasses.sorted() == Scanner.allPassNames.sorted())
         #expect(LiveOptions().everyLine && LiveOptions().passes == LiveOptions.framePasses)
+        // The first three run on every frame (the third, the negated threshold, reads
+        // dark-mode screens); a frame scanned in another order keeps the scanner's two.
+        #expect(LiveOptions().frameScan.mandatory == 3 && LiveOptions.framePasses.prefix(3) == ["plain", "normalized", "adaptive-inv"])
+        var other = LiveOptions()
+        other.passes = ["plain", "adaptive"]
+        #expect(other.frameScan.mandatory == Scanner.mandatoryPasses)
     }
 
     @Test func atTheEndTheLastFrameIsStillScanned() {

@@ -76,6 +76,12 @@ struct EvidenceTests {
                                    accept: { _ in false })
         #expect(state.results().isEmpty)
         #expect(state.passesRun == Array(Scanner.order.prefix(Scanner.mandatoryPasses)), "\(state.passesRun)")
+        // A caller may make more of the first passes run whatever the evidence says (a
+        // camera's frames: three).
+        var three = ScanOptions(deadline: .seconds(60), parallel: false)
+        three.mandatory = 3
+        let more = Scanner.search(ScanSubject(image: image), options: three, accept: { _ in false })
+        #expect(more.passesRun == Array(Scanner.order.prefix(3)), "\(more.passesRun)")
     }
 
     @Test func onlyTheFullResolutionSearchSeesASmallSteepCode() throws {

@@ -44,6 +44,19 @@ struct CameraImportTests {
         #expect(secret.out == Sample.secretA, "\(secret.stderr)")
     }
 
+    /// A dark-mode screen (light modules of lit sub-pixels on an unlit screen) at 1280×720:
+    /// the negated threshold is one of the three passes every frame gets.
+    @Test func importsFromADarkModeScreen() throws {
+        let box = CLI.Sandbox()
+        let (pw, code) = try Self.setUp(box)
+        let made = Clips.make("screen", in: box.path, code: code, size: "1280x720", codec: "h264", name: "dark.mkv", extra: ["--dark"])
+        let clip = try #require(made.path, "make-clip: \(made.error)")
+        let result = CLI.run(["import", "--camera", "--device", clip, "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(result.status == 0, "\(result.stderr)")
+        let secret = CLI.run(["get", "clientSecret", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(secret.out == Sample.secretA, "\(secret.stderr)")
+    }
+
     @Test func aClipWithNoCodeEndsWithExitTwoAndStoresNothing() throws {
         let box = CLI.Sandbox()
         let clip = try Self.clip("blank", in: box, codec: "h264", seconds: 1.5)
