@@ -64,7 +64,8 @@ package enum Scanner {
     /// The default budget for one picture.
     package static let defaultDeadline: Duration = .milliseconds(2500)
 
-    /// How many passes run whatever the deadline says.
+    /// How many passes, the first of a photo's order, run whatever the deadline and the
+    /// evidence say (`ScanOptions.mandatory`'s default; a camera's frame takes three).
     package static let mandatoryPasses = 2
 
     /// Worker threads, each with its own zbar scanner: two keep a dual-core machine busy.
