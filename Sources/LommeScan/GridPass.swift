@@ -127,7 +127,13 @@ enum GridPass {
         // (on a bent or steeply tilted code the timing-pattern count and the finder distances
         // often both miss), each as one smoothed fit and as a mesh grown outward from the finders.
         var bendable: [(ModuleMap, Int)] = []
-        for dimension in triple.candidateDimensions {
+        // A code of version 7 up says its side itself; read first, it is tried first.
+        var dimensions = triple.candidateDimensions
+        if let said = VersionInfo.dimension(for: triple, near: dimensions, in: source) {
+            dimensions.removeAll { $0 == said }
+            dimensions.insert(said, at: 0)
+        }
+        for dimension in dimensions {
             guard let guide = GridSampler.guide(for: triple, dimension: dimension) else { continue }
             // Corners that do not sample as finder patterns: no code of this size is there
             // (or none at all). Judged through the first guess, before the alignment search.

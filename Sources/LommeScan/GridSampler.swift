@@ -42,7 +42,6 @@ enum GridSampler {
     static func sample(_ image: GrayImage, dimension: Int, cornersOnly: Bool = false,
                        point: (Double, Double) -> (x: Double, y: Double)) -> GrayImage {
         var values = [UInt8](repeating: 255, count: dimension * dimension)
-        let offsets = [-sampleOffset, 0.0, sampleOffset]
         let reach = min(cornerReach, dimension)
         // The columns sampled in a row: all, or those of the corners the row crosses.
         func spans(_ row: Int) -> [Range<Int>] {
@@ -54,20 +53,36 @@ enum GridSampler {
             for row in 0..<dimension {
                 for span in spans(row) {
                     for column in span {
-                        var sum = 0.0
-                        for dy in offsets {
-                            for dx in offsets {
-                                let p = point(Double(column) + 0.5 + dx, Double(row) + 0.5 + dy)
-                                sum += bilinear(px, image.width, image.height, p.x, p.y)
-                            }
-                        }
-                        let mean = sum / Double(offsets.count * offsets.count)
+                        let mean = module(px, image.width, image.height, row: row, column: column, point: point)
                         values[row * dimension + column] = UInt8(max(0, min(255, mean.rounded())))
                     }
                 }
             }
         }
         return GrayImage(width: dimension, height: dimension, pixels: values)
+    }
+
+    /// The points each module's grey is the mean of, either way of its centre (in modules).
+    static let sampleOffsets = [-sampleOffset, 0.0, sampleOffset]
+
+    /// The mean grey of the 3×3 points round the centre of module (`row`, `column`), which
+    /// `point` takes to the picture.
+    @inline(__always)
+    static func module(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, row: Int, column: Int,
+                       point: (Double, Double) -> (x: Double, y: Double)) -> Double {
+        var sum = 0.0
+        for dy in sampleOffsets {
+            for dx in sampleOffsets {
+                let p = point(Double(column) + 0.5 + dx, Double(row) + 0.5 + dy)
+                sum += bilinear(px, w, h, p.x, p.y)
+            }
+        }
+        return sum / Double(sampleOffsets.count * sampleOffsets.count)
+    }
+
+    /// The same for one module of `image`.
+    static func module(_ image: GrayImage, row: Int, column: Int, point: (Double, Double) -> (x: Double, y: Double)) -> Double {
+        image.pixels.withUnsafeBufferPointer { module($0, image.width, image.height, row: row, column: column, point: point) }
     }
 
     /// Two-level module grids from sampled values: against the mean of the modules around

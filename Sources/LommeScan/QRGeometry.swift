@@ -23,6 +23,9 @@ enum QRGeometry {
     /// Codes this wide and wider (version 7 up) hold a grid of alignment patterns, not one.
     static let smallestGriddedSide = 45
 
+    /// The side of a code of `version` (1–40).
+    static func side(version: Int) -> Int { smallestSide + (version - 1) * sideStep }
+
     /// The rows (and columns) of a `dimension`-wide code's alignment-pattern centres, in
     /// modules from its edge (ISO/IEC 18004 table E.1): 6, then evenly spaced (an even
     /// step) up to `dimension` − 7. Empty for version 1 or a width no version has.
