@@ -40,7 +40,9 @@ enum GridPass {
             binaries.append(inverted ? Pass.negated(s, "adaptive\(divisor)", binary) : binary)
             found.append(Pass.workingPatterns(s, divisor: divisor, inverted: inverted))
         }
-        var searches: [(GrayImage, [FinderPattern])] = Array(zip(binaries, found))
+        // Each search's triples are tried before the next search is made: a later one (the
+        // block binarisation) costs nothing on a picture an earlier one reads.
+        var searches: [() -> (GrayImage, [FinderPattern])] = zip(binaries, found).map { pair in { pair } }
         for n in found.indices {
             var patterns = found[n]
             for other in found.indices where other != n {
@@ -50,49 +52,51 @@ enum GridPass {
                     }
                 }
             }
-            if patterns.count > found[n].count { searches.append((binaries[n], patterns)) }
+            if patterns.count > found[n].count { searches.append { [binary = binaries[n]] in (binary, patterns) } }
         }
         // Each window's patterns under the steep bound, when it admits more: a big code seen
         // from low down has finders half as tall as wide.
         for (n, divisor) in windows.enumerated() {
             let steep = Pass.workingSteepPatterns(s, divisor: divisor, inverted: inverted)
-            if steep.count > found[n].count { searches.append((binaries[n], steep)) }
+            if steep.count > found[n].count { searches.append { [binary = binaries[n]] in (binary, steep) } }
         }
-        // Light on dark, also the view binarised block by block: a blurred screen's glow fills
-        // the finders' dark ring under both windows, not block by block (for dark on light it
-        // read nothing more on the corpus and both generators' sets, and cost 30 % more work
-        // on 12 MP photos without a code).
-        if inverted, let blocks = Pass.workingBlocks(s) {
-            searches.append((Pass.negated(s, "workingBlocks", blocks), Pass.workingBlockPatterns(s, inverted: true)))
+        // Last, the view binarised block by block (zxing's HybridBinarizer): a blurred
+        // screen's light-on-dark glow fills the finders' dark ring under both windows, not
+        // block by block; and a heavily blurred dark code's finder in a corner the light
+        // falls off from (`hard/37`, blur σ 3.2) is lost to both windows and kept here. The
+        // negated pass makes the same search (both polarities are found at once).
+        searches.append {
+            guard let blocks = Pass.workingBlocks(s) else { return (grey, []) }
+            return (inverted ? Pass.negated(s, "workingBlocks", blocks) : blocks, Pass.workingBlockPatterns(s, inverted: inverted))
         }
-        var triples: [FinderTriple] = []
-        for (binary, patterns) in searches {
+        var tried: [FinderTriple] = []
+        let toFull = Double(s.fullWidth) / Double(image.width)
+        for search in searches {
+            if trial.over { return }
+            let (binary, patterns) = search()
             guard patterns.count >= QRGeometry.finders else { continue }
             for triple in FinderSearch.triples(from: patterns, in: binary, grey: grey)
-            where !triples.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * FinderSearch.samePlace
+            where !tried.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * FinderSearch.samePlace
                 && distance($0.topRight, triple.topRight) < triple.moduleAcross * FinderSearch.samePlace
                 && distance($0.bottomLeft, triple.bottomLeft) < triple.moduleDown * FinderSearch.samePlace }) {
-                triples.append(triple)
+                tried.append(triple)
+                if trial.over { return }
+                // Sample from the coarsest view where a module is still wide enough.
+                let module = min(triple.moduleAcross, triple.moduleDown)
+                var source = grey, factor = 1.0
+                if module < minimumModule, s.fullLongSide > max(image.width, image.height),
+                   let (view, toView) = s.view(forModule: module * toFull, minimum: minimumModule) {
+                    source = inverted ? Pass.negated(s, "view\(view.width)x\(view.height)", view) : view
+                    factor = toView * toFull
+                }
+                let scaled = FinderTriple(
+                    topLeft: (triple.topLeft.x * factor, triple.topLeft.y * factor),
+                    topRight: (triple.topRight.x * factor, triple.topRight.y * factor),
+                    bottomLeft: (triple.bottomLeft.x * factor, triple.bottomLeft.y * factor),
+                    moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
+                    timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
+                _ = decode(scaled, in: source, trial)
             }
-        }
-        let toFull = Double(s.fullWidth) / Double(image.width)
-        for triple in triples {
-            if trial.over { return }
-            // Sample from the coarsest view where a module is still wide enough.
-            let module = min(triple.moduleAcross, triple.moduleDown)
-            var source = grey, factor = 1.0
-            if module < minimumModule, s.fullLongSide > max(image.width, image.height),
-               let (view, toView) = s.view(forModule: module * toFull, minimum: minimumModule) {
-                source = inverted ? Pass.negated(s, "view\(view.width)x\(view.height)", view) : view
-                factor = toView * toFull
-            }
-            let scaled = FinderTriple(
-                topLeft: (triple.topLeft.x * factor, triple.topLeft.y * factor),
-                topRight: (triple.topRight.x * factor, triple.topRight.y * factor),
-                bottomLeft: (triple.bottomLeft.x * factor, triple.bottomLeft.y * factor),
-                moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
-                timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
-            if decode(scaled, in: source, trial) { continue }
         }
     }
 
