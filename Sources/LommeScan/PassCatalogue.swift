@@ -90,9 +90,9 @@ extension Pass {
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
-        Pass("inverted", needs: .lightFinders) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
+        Pass("inverted", needs: .lightCode) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
         Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass("adaptive-inv", needs: .lightFinders) { s in
+        Pass("adaptive-inv", needs: .lightCode) { s in
             adaptive(s, divisor: narrowWindow).map { [negated(s, "adaptive\(narrowWindow)", $0)] } ?? []
         },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark

@@ -76,6 +76,12 @@ final class ScanSubject: Sendable {
         memoPatternSets(key) { [find()] }.first ?? ([], [])
     }
 
+    /// Any other value made by `make` once, under `key` (the triples of a search, whether a
+    /// code was located).
+    func memoValue<V>(_ key: String, _ make: () -> V) -> V? {
+        once("value " + key, make) as? V
+    }
+
     /// The version stored under `key`, if one was made (for tests).
     func cached(_ key: String) -> GrayImage? {
         guard let entry = made.withLock({ $0[Self.pictureKey(key)] }) else { return nil }

@@ -79,21 +79,24 @@ package enum Scanner {
     /// first (they run at once, whatever the deadline), then the grid sampler on the working
     /// view (it reads tilted, bent and small codes; third, before the passes below, it did
     /// the same work 5-15 % cheaper on every set: the corpus's small pictures it reads no
-    /// longer run the doubled view first), the light-on-dark twins (dark-mode screens; the
-    /// sharpened one reads blurred 1 MP screens), the grid sampler at full resolution (small
-    /// steep codes in 12 MP photos), local normalisation (low contrast under a dark
-    /// gradient) and the binarised crops round finder groups last: the last pass taken runs
-    /// alone while the other thread has nothing left, and the crops take a few milliseconds
-    /// where normalising a 1 MP view and scanning it took 20-27 (the two the other way round
-    /// read the same codes, and gave up up to 17 % sooner on the photo sets, both halves:
-    /// photos2, steep and tilted 10-17 %, the others within 6 %). Passes that read nothing
+    /// longer run the doubled view first), the light-on-dark twins (dark-mode screens), the
+    /// grid sampler at full resolution (small steep codes in 12 MP photos), local
+    /// normalisation (low contrast under a dark gradient, screens), the sharpened negated
+    /// view (blurred 1 MP dark-mode screens) and the binarised crops round finder groups
+    /// last: the last pass taken runs alone while the other thread has nothing left, and the
+    /// crops take a few milliseconds where normalising a 1 MP view and scanning it took 20-27
+    /// (the two the other way round read the same codes, and gave up up to 17 % sooner on the
+    /// photo sets, both halves: photos2, steep and tilted 10-17 %, the others within 6 %).
+    /// The sharpened view came seventh; next to last it runs beside normalisation on a 1 MP
+    /// photo nobody reads, where before one of them ran alone (the same codes and frames
+    /// read; 2-8 % sooner on every set but photos2's check half, within noise). Passes that read nothing
     /// these did not were taken out: on pictures they could not read they cost most of the
     /// time of giving up (stretched, sharpened, denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
     /// filtered twins; and, once the grid sampler read all they did, the Otsu and Sauvola
     /// thresholds, the unbinarised crops and the doubled light-on-dark threshold).
     static let order: [String] = [
-        "plain", "adaptive", "grid", "inverted", "up2", "adaptive-inv", "sharpened-inv",
-        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "regions-bin",
+        "plain", "adaptive", "grid", "inverted", "up2", "adaptive-inv",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "sharpened-inv", "regions-bin",
     ]
 
     /// The passes of `order`, as the catalogue has them.

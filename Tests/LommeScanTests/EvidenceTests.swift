@@ -178,22 +178,80 @@ struct EvidenceTests {
         let image = try F.image("blurred-corner.jpg")
         let expected = String(decoding: try ImageLoader.read(path: F.path("blurred-corner.txt")), as: UTF8.self)
         let subject = ScanSubject(image: image)
+        let windows = GridPass.searches(subject, inverted: false).count - 1
         var best = 0.0
-        for divisor in [Pass.wideWindow, Pass.narrowWindow] {
-            let binary = try #require(Pass.adaptive(subject, divisor: divisor))
-            for patterns in [Pass.workingPatterns(subject, divisor: divisor, inverted: false),
-                             Pass.workingSteepPatterns(subject, divisor: divisor, inverted: false)] {
-                for triple in FinderSearch.triples(from: patterns, in: binary, grey: image) {
-                    for dimension in triple.candidateDimensions {
-                        let guide = try #require(GridSampler.guide(for: triple, dimension: dimension))
-                        let corners = GridSampler.localGrid(GridSampler.sampleCorners(image, map: guide, dimension: dimension))
-                        best = max(best, FixedPatterns.finderAgreement(corners))
-                    }
-                }
-            }
+        GridPass.forEachCandidate(subject, inverted: false, searches: windows, until: { false }) { candidate in
+            best = max(best, candidate.triple.candidateDimensions.map(candidate.corners).max() ?? 0)
         }
         #expect(best < GridPass.leastFinderAgreement)
         #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [expected])
+    }
+
+    // MARK: - A code located
+
+    @Test func aCodeIsLocatedInItsOwnPolarityOnly() throws {
+        let dark = ScanSubject(image: try F.image("clean.png"))
+        #expect(GridPass.locates(dark, inverted: false))
+        #expect(!GridPass.locates(dark, inverted: true))
+        #expect(!Pass.shows(dark, .lightCode))
+        let light = ScanSubject(image: try F.image("inverted.png"))
+        #expect(GridPass.locates(light, inverted: true) && Pass.shows(light, .lightCode))
+        #expect(!GridPass.locates(light, inverted: false))
+        // One finder pattern is evidence of finders, not of a code.
+        let lone = ScanSubject(image: Self.loneFinder())
+        #expect(Pass.shows(lone, .finders) && !GridPass.locates(lone, inverted: false))
+        let flat = ScanSubject(image: GrayImage(width: 900, height: 700, fill: 128))
+        #expect(!GridPass.locates(flat, inverted: false) && !Pass.shows(flat, .lightCode))
+    }
+
+    /// A dark code no pass reads, drawn with its data modules scrambled: the negating passes
+    /// that need a light-on-dark code located are skipped (its data area shows light-on-dark
+    /// "finders" enough for the older gate); negated, they run.
+    @Test func passesThatNeedACodeLocatedRunOnlyWhereOneIs() throws {
+        let clean = try F.image("clean.png").scaled(by: 2)
+        var scrambled = clean
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        // The data area only (finders, separators and a 4-module quiet zone kept): 6 px modules.
+        let module = 6, quiet = 4, side = clean.width / module - 2 * quiet
+        for row in 0..<side {
+            for column in 0..<side where !((row < 9 && (column < 9 || column >= side - 8)) || (row >= side - 8 && column < 9)) {
+                seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+                let value: UInt8 = seed & 1 == 0 ? 0 : 255
+                for y in 0..<module {
+                    for x in 0..<module { scrambled[(quiet + column) * module + x, (quiet + row) * module + y] = value }
+                }
+            }
+        }
+        let state = Scanner.search(ScanSubject(image: scrambled), options: ScanOptions(deadline: .seconds(60), parallel: false),
+                                   accept: { _ in false })
+        #expect(state.results().isEmpty)
+        #expect(Pass.shows(ScanSubject(image: scrambled), .lightFinders))
+        #expect(!state.passesRun.contains("inverted") && !state.passesRun.contains("adaptive-inv"), "\(state.passesRun)")
+        #expect(state.passesRun.contains("grid-inv") && state.passesRun.contains("sharpened-inv"), "\(state.passesRun)")
+        // Negated, it is a light code located: the negating passes run.
+        let negated = Scanner.search(ScanSubject(image: scrambled.inverted()),
+                                     options: ScanOptions(deadline: .seconds(60), parallel: false), accept: { _ in false })
+        #expect(negated.results().isEmpty)
+        #expect(negated.passesRun.contains("inverted") && negated.passesRun.contains("adaptive-inv"), "\(negated.passesRun)")
+    }
+
+    @Test func theCornersOfACandidateAreSampledOnceAndAsTheyWouldBeAlone() throws {
+        let subject = ScanSubject(image: try F.image("tilted.jpg"))
+        var compared = 0
+        GridPass.forEachCandidate(subject, inverted: false, until: { false }) { candidate in
+            for dimension in candidate.triple.candidateDimensions {
+                let alone = GridPass.cornerAgreement(candidate.triple, in: candidate.source, dimension: dimension)
+                #expect(candidate.corners(dimension) == alone)
+                compared += 1
+            }
+        }
+        #expect(compared > 0)
+        // A second asker gets the same candidates and agreements, from the store.
+        var again: [Double] = []
+        GridPass.forEachCandidate(subject, inverted: false, until: { false }) { candidate in
+            again += candidate.triple.candidateDimensions.map(candidate.corners)
+        }
+        #expect(again.count == compared)
     }
 
     @Test func aPictureAndItsPatternsUnderOneNameAreKeptApart() throws {
