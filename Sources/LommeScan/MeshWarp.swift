@@ -34,6 +34,19 @@ struct MeshWarp {
     /// Smoothing counts each point this many times against each of its four neighbours once.
     static let smoothingSelfWeight = 2.0
 
+    /// The two ways of fitting a mesh: all control points at once (`fitted`), or grown
+    /// outward from the finders (`grown`).
+    enum Fit {
+        case fitted, grown
+
+        func mesh(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
+            switch self {
+            case .fitted: return MeshWarp.fitted(to: image, map: map, dimension: dimension)
+            case .grown: return MeshWarp.grown(to: image, map: map, dimension: dimension)
+            }
+        }
+    }
+
     /// Where module coordinates `(u, v)` are in the picture.
     @inline(__always)
     func point(_ u: Double, _ v: Double) -> (x: Double, y: Double) {
