@@ -22,6 +22,8 @@ package struct LiveOptions: Sendable {
     package var everyLine = true
     /// The passes a frame gets, in order; nil for the scanner's own order (a photo's).
     package var passes: [String]? = framePasses
+    /// The passes every second frame gets instead (nil: every frame gets `passes`).
+    package var alternatePasses: [String]? = lightFirstFramePasses
 
     /// A frame's order, from `bench/camera --matrix tune --every-line` (every pass alone on
     /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
@@ -33,6 +35,18 @@ package struct LiveOptions: Sendable {
     package static let framePasses = [
         "plain", "normalized", "adaptive-inv", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
+    ]
+
+    /// Every second frame's order (by the count of frames scanned): after the same three, the
+    /// light-on-dark passes first. A dark-mode screen whose first readable frames only the
+    /// negated grid sampler reads (~36 ms alone) had it start past the budget in the frame
+    /// order; moved up that order it pushed back `inverted` and the dark grid sampler, which
+    /// other codes need. Alternating, each waits at most a frame more than in its best order:
+    /// the dark clips' worst first-readable-to-decode 0.56 → 0.17 s, the rest as before
+    /// (bench/RESULTS.md, "seventh round"; this order alone read fewer tilted codes on paper).
+    package static let lightFirstFramePasses = [
+        "plain", "normalized", "adaptive-inv", "grid-inv", "inverted", "sharpened-inv", "adaptive", "grid", "up2",
+        "grid-fine", "up3", "grid-fine-inv", "regions-bin",
     ]
 
     /// The first three of `framePasses` run on every frame, whatever the budget and the
@@ -51,10 +65,14 @@ package struct LiveOptions: Sendable {
     /// How one frame is scanned: `passes` in order within `frameBudget` (in the frame order,
     /// its first `mandatoryFramePasses` whatever the budget), zbar on every line when
     /// `everyLine` (also what `lomme-bench --frame` runs on a frame saved as a picture).
-    package var frameScan: ScanOptions {
-        var options = (try? ScanOptions(deadline: frameBudget, passes: passes)) ?? ScanOptions(deadline: frameBudget)
+    package var frameScan: ScanOptions { frameScan(0) }
+
+    /// How the frame scanned `index`th (from 0) is scanned: `alternatePasses` for odd ones.
+    package func frameScan(_ index: Int) -> ScanOptions {
+        let order = index % 2 == 1 ? alternatePasses ?? passes : passes
+        var options = (try? ScanOptions(deadline: frameBudget, passes: order)) ?? ScanOptions(deadline: frameBudget)
         options.everyLine = everyLine
-        if passes == Self.framePasses { options.mandatory = Self.mandatoryFramePasses }
+        if order == Self.framePasses || order == Self.lightFirstFramePasses { options.mandatory = Self.mandatoryFramePasses }
         return options
     }
 
@@ -157,10 +175,10 @@ package final class LiveScan: Sendable {
                 return finish(.ended)
             case .timedOut: return finish(.timedOut)
             case .frame(let frame):
+                let options = self.options.frameScan(counts.scanned)
                 counts.scanned += 1
                 events(.frame(frame))
                 let began = clock.now
-                let options = self.options.frameScan
                 // A payload seen in an earlier frame is not judged again: `accept` said no to
                 // it once, and a code accepted ends the scan.
                 var accepted: Decoded?

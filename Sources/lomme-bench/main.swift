@@ -11,13 +11,13 @@ import LommeScan
 // --every-line (zbar scans every line of every view, ScanOptions.everyLine),
 // --pass-times (on stderr, each pass taken: PASS \t ran|skipped \t MILLISECONDS on its thread),
 // --frame (each picture scanned as the live scan scans a camera's frame: its passes, budget
-// and lines, LiveOptions.frameScan),
+// and lines, LiveOptions.frameScan; --odd-frame: as it scans every second frame, light first),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
 //
-// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] [--every-line|--every-other-line] [--passes a,b|--pipeline] CLIP...` plays each clip
+// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] [--every-line|--every-other-line] [--passes a,b|--pipeline|--one-order] CLIP...` plays each clip
 // through LommeCamera's live scan (paced as a webcam unless --unpaced) and prints
 //   PATH \t FRAMES_READ \t FRAMES_SCANNED \t FRAMES_DROPPED \t SECONDS \t SCAN_SECONDS \t
 //   FOUND_AT_SECONDS \t FOUND_FRAME_TIME \t HEX
@@ -28,7 +28,7 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
     exit(0)
 }
 
-var everyLine = false, frame = false, passTimes = false
+var everyLine = false, frame = false, oddFrame = false, passTimes = false
 var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -39,6 +39,7 @@ while let argument = arguments.popFirst() {
     case "--ungated": gated = false
     case "--every-line": everyLine = true
     case "--frame": frame = true
+    case "--odd-frame": frame = true; oddFrame = true
     case "--pass-times": passTimes = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
@@ -54,7 +55,7 @@ while let argument = arguments.popFirst() {
 var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
 chosen.gated = gated
 chosen.everyLine = everyLine
-if frame { chosen = LiveOptions().frameScan }
+if frame { chosen = LiveOptions().frameScan(oddFrame ? 1 : 0) }
 if passTimes {
     // One line a pass on stderr: PASS \t ran|skipped \t MILLISECONDS (on its thread).
     chosen.passTimes = { pass, ran, time in
@@ -136,8 +137,11 @@ func cameraBench(_ arguments: [String]) {
         case "--accept-none": acceptAny = false
         case "--every-line": live.everyLine = true
         case "--every-other-line": live.everyLine = false
-        case "--passes": live.passes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
-        case "--pipeline": live.passes = nil
+        case "--passes":
+            live.passes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
+            live.alternatePasses = nil
+        case "--pipeline": live.passes = nil; live.alternatePasses = nil
+        case "--one-order": live.alternatePasses = nil
         case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 45)
         default: clips.append(argument)
         }

@@ -212,6 +212,34 @@ struct LiveScanTests {
         var other = LiveOptions()
         other.passes = ["plain", "adaptive"]
         #expect(other.frameScan.mandatory == Scanner.mandatoryPasses)
+        // Every second frame the light-on-dark passes come first: the same passes, the same
+        // three first whatever the budget.
+        #expect(LiveOptions.lightFirstFramePasses.sorted() == Scanner.allPassNames.sorted())
+        #expect(LiveOptions.lightFirstFramePasses.prefix(3) == LiveOptions.framePasses.prefix(3))
+        #expect(LiveOptions.lightFirstFramePasses[3] == "grid-inv")
+        #expect(LiveOptions().frameScan(1).passes == LiveOptions.lightFirstFramePasses && LiveOptions().frameScan(1).mandatory == 3)
+        #expect(LiveOptions().frameScan(2).passes == LiveOptions.framePasses)
+        other.alternatePasses = nil
+        #expect(other.frameScan(1).passes == ["plain", "adaptive"])
+    }
+
+    @Test func everySecondFrameIsScannedInTheOtherOrder() throws {
+        // A dark-mode screen's code: zbar on the frame as it is reads none, on the negated
+        // frame every one. Scanned frame 0 gets `passes`, frame 1 `alternatePasses`.
+        let folder = ClipFolder()
+        let code = try folder.code(FrameSourceTests.text)
+        let clip = try folder.clip("screen", code: code, seconds: 1, extra: ["--dark", "--lead", "0", "--density", "2.0"])
+        var options = LiveOptions(paced: false)
+        options.passes = ["plain"]
+        options.alternatePasses = ["inverted"]
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
+        guard case .found(let decoded, _) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(decoded.pass == "inverted" && decoded.text == FrameSourceTests.text)
+        #expect(counts.scanned == 2, "read in scanned frame \(counts.scanned - 1), not the second")
+        // Either order alone: the first never reads it, the second at once.
+        options.alternatePasses = nil
+        let (never, _) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
+        guard case .ended = never else { Issue.record("plain read a dark-mode screen: \(never)"); return }
     }
 
     @Test func atTheEndTheLastFrameIsStillScanned() {
