@@ -17,8 +17,7 @@ enum FixedPatterns {
         for (originRow, originColumn, rowStep, columnStep) in [(0, 0, 1, 1), (0, d - 1, 1, -1), (d - 1, 0, -1, 1)] {
             for r in 0...side {
                 for c in 0...side {
-                    let ring = max(abs(r - 3), abs(c - 3))
-                    let dark = r < side && c < side && ring != 2
+                    let dark = r < side && c < side && QRGeometry.finderModuleIsDark(row: r, column: c)
                     let value = grid.pixels[(originRow + r * rowStep) * d + originColumn + c * columnStep]
                     if (value < darkBelow) == dark { agree += 1 }
                     total += 1

@@ -8,6 +8,13 @@ enum QRGeometry {
     static let finders = 3
     /// Its dark centre is 3 modules wide.
     static let finderCentreSide = 3
+    /// Whether the module at (`row`, `column`) of a finder pattern (each 0 to 6) is dark:
+    /// all but its light ring, one module in from its edge.
+    @inline(__always)
+    static func finderModuleIsDark(row: Int, column: Int) -> Bool {
+        let middle = finderSide / 2, lightRing = middle - 1
+        return max(abs(row - middle), abs(column - middle)) != lightRing
+    }
     /// A finder's centre, from the code's nearest corner along each side.
     static let finderCentre = 3.5
     /// The bottom-right alignment pattern's centre, from the bottom-right corner (versions 2 and up).

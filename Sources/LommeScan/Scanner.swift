@@ -89,11 +89,12 @@ package enum Scanner {
     /// photo sets, both halves: photos2, steep and tilted 10-17 %, the others within 6 %).
     /// The sharpened view came seventh; next to last it runs beside normalisation on a 1 MP
     /// photo nobody reads, where before one of them ran alone (the same codes and frames
-    /// read; 2-8 % sooner on every set but photos2's check half, within noise). Passes that read nothing
-    /// these did not were taken out: on pictures they could not read they cost most of the
-    /// time of giving up (stretched, sharpened, denoised and wide-window views; zbar on the 640, 2560 and full-size views; enlarged
-    /// filtered twins; and, once the grid sampler read all they did, the Otsu and Sauvola
-    /// thresholds, the unbinarised crops and the doubled light-on-dark threshold).
+    /// read; 2-8 % sooner on every set but photos2's check half, within noise). Passes that
+    /// read nothing these did not were taken out: on pictures they could not read they cost
+    /// most of the time of giving up (stretched, sharpened, denoised and wide-window views;
+    /// zbar on the 640, 2560 and full-size views; enlarged filtered twins; and, once the grid
+    /// sampler read all they did, the Otsu and Sauvola thresholds, the unbinarised crops and
+    /// the doubled light-on-dark threshold).
     static let order: [String] = [
         "plain", "adaptive", "grid", "inverted", "up2", "adaptive-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "sharpened-inv", "regions-bin",

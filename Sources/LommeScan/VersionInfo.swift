@@ -122,7 +122,7 @@ enum VersionInfo {
         for r in 0..<QRGeometry.finderSide {
             for c in 0..<QRGeometry.finderSide {
                 let grey = GridSampler.module(image, row: finderRow + r, column: finderColumn + c, point: point)
-                if max(abs(r - 3), abs(c - 3)) == 2 { light += grey; lightCount += 1 } else { dark += grey; darkCount += 1 }
+                if QRGeometry.finderModuleIsDark(row: r, column: c) { dark += grey; darkCount += 1 } else { light += grey; lightCount += 1 }
             }
         }
         dark /= darkCount
