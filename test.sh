@@ -19,6 +19,9 @@ Tests/scripts/check-imports
 swift build "${import_check[@]}"
 swift test "${import_check[@]}"
 Tests/scripts/forbidden-import-probe
+# Every planted bug of bench/mutants.toml still finds the code it changes (the mutation run
+# itself is long and run by hand: bench/mutate).
+bench/mutate --check
 # The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
 Tests/scripts/readme-tour
 # The Debian package from the release build install.sh makes, installed into an empty root
