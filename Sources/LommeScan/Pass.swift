@@ -15,11 +15,16 @@ struct Pass: Sendable {
     /// zbar scans every `lineSpacing`-th row and column of this pass's images.
     let lineSpacing: Int32
     let run: @Sendable (ScanSubject, Trial) -> Void
+    /// What the pass asks of the picture that a thread waiting for another may make ahead
+    /// of the pass's turn (`ScanSubject.planAhead`): the evidence it is gated by, its view.
+    var ahead: [JobAhead] = []
 
     init(_ name: String, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
+         ahead: [JobAhead] = [],
          images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
         self.needs = needs
+        self.ahead = ahead
         self.lineSpacing = lineSpacing
         self.run = { subject, trial in
             for image in images(subject) {
@@ -29,9 +34,11 @@ struct Pass: Sendable {
         }
     }
 
-    init(_ name: String, needs: Evidence, search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
+    init(_ name: String, needs: Evidence, ahead: [JobAhead] = [],
+         search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
         self.needs = needs
+        self.ahead = ahead
         self.lineSpacing = 1
         self.run = search
     }

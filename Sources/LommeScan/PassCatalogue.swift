@@ -97,17 +97,57 @@ extension Pass {
         },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening opens them again.
-        Pass("sharpened-inv", needs: .lightFinders) { s in
-            working(s).map { [negated(s, "working", $0).sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount)] } ?? []
+        Pass("sharpened-inv", needs: .lightFinders, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
+            sharpenedNegated(s).map { [$0] } ?? []
         },
-        Pass("grid", needs: .finders) { s, trial in GridPass.search(s, trial) },
+        Pass("grid", needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead) { s, trial in
+            GridPass.search(s, trial)
+        },
         Pass("grid-inv", needs: .lightFinders) { s, trial in GridPass.search(s, trial, inverted: true) },
         Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
         Pass("grid-fine-inv", needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
         Pass("regions-bin", needs: .finders, lineSpacing: 1) { s in regionCrops(s) },
         // Low contrast under a dark gradient: each pixel against its window's spread.
-        Pass("normalized", needs: .finders) { s in
-            working(s).map { [$0.locallyNormalized(radius: localRadius($0, divisor: middleWindow))] } ?? []
+        Pass("normalized", needs: .finders, ahead: [fromWorking("normalized") { _ = normalized($0) }]) { s in
+            normalized(s).map { [$0] } ?? []
         },
     ]
+
+    /// The memo key of the working view.
+    static func workingKey(_ s: ScanSubject) -> String { s.viewKey(longSide: workingSide) }
+
+    /// A job ahead making the picture `key` from the working view.
+    static func fromWorking(_ key: String, _ make: @escaping @Sendable (ScanSubject) -> Void) -> JobAhead {
+        JobAhead(reads: { [.picture(workingKey($0))] }, makes: { _ in .picture(key) }, make: make)
+    }
+
+    /// Jobs ahead binarising the working view block by block and finding its finder patterns
+    /// (the grid passes' last search).
+    static let blocksAhead = [
+        fromWorking("workingBlocks") { _ = workingBlocks($0) },
+        JobAhead(reads: { _ in [.picture("workingBlocks")] }, makes: { _ in .patterns("workingBlocks") }) {
+            _ = workingBlockPatterns($0, inverted: false)
+        },
+    ]
+
+    /// A job ahead finding the finder patterns of the working view binarised with a window of
+    /// 1/`divisor` of its side (once that binarisation is made).
+    static func patternsAhead(divisor: Int) -> JobAhead {
+        JobAhead(reads: { _ in [.picture("adaptive\(divisor)")] }, makes: { _ in .patterns("working\(divisor)") }) {
+            _ = workingPatterns($0, divisor: divisor, inverted: false)
+        }
+    }
+
+    /// The working view normalised locally (memoised: a job ahead may make it).
+    static func normalized(_ s: ScanSubject) -> GrayImage? {
+        s.memo("normalized") { working(s).map { $0.locallyNormalized(radius: localRadius($0, divisor: middleWindow)) } }
+    }
+
+    /// The working view negated and sharpened for light-on-dark screens (memoised; negated
+    /// here rather than through `negated`, so that a job ahead reads the working view alone).
+    static func sharpenedNegated(_ s: ScanSubject) -> GrayImage? {
+        s.memo("sharpened-negated") {
+            working(s).map { $0.inverted().sharpened(radius: screenSharpenRadius, amount: screenSharpenAmount) }
+        }
+    }
 }

@@ -2,6 +2,14 @@ import Dispatch
 import LommeImages
 import Synchronization
 
+/// A version a thread waiting for another may make ahead of its turn (`ScanSubject.planAhead`).
+struct JobAhead: Sendable {
+    /// The versions it reads (all must be made before it is taken) and the one it makes.
+    let reads: @Sendable (ScanSubject) -> [ScanSubject.Version]
+    let makes: @Sendable (ScanSubject) -> ScanSubject.Version
+    let make: @Sendable (ScanSubject) -> Void
+}
+
 /// One picture being scanned and the versions of it the passes ask for, made once and
 /// shared: a shrunken view, a binarised view, the finder patterns in one. Safe to use from
 /// the two worker threads: a version both ask for at once is made by the first, and the
@@ -15,6 +23,9 @@ final class ScanSubject: Sendable {
     /// the format allows: JPEGs through libjpeg's DCT scaling.
     private let loader: @Sendable (Int) -> GrayImage?
     private let made = Mutex<[String: Made]>([:])
+    /// Versions a thread may make ahead of their turn while it would otherwise wait for one
+    /// another thread is making (`planAhead`), each taken once, in order.
+    private let ahead = Mutex<[JobAhead]>([])
 
     /// One version: made once, then read by any thread. `ready` is signalled when `value`
     /// is set, which orders the write before every read; `finished` is read and written
@@ -106,9 +117,44 @@ final class ScanSubject: Sendable {
             entry.ready.signal()
             return entry.value
         }
+        // Rather than idle, make versions needed later while the other thread finishes this one.
+        while !made.withLock({ _ in entry.finished }), let job = nextJobAhead() { job.make(self) }
         entry.ready.wait()
         entry.ready.signal()  // for the next reader
         return entry.value
+    }
+
+    /// Versions to make ahead of their turn: a thread about to wait for a version another
+    /// thread is making takes the first of `jobs` it can do now instead, and the next, until
+    /// that version is ready. A job is done once, by one thread, and only when everything it
+    /// reads is made already and nobody is making what it makes: it never waits, so it cannot
+    /// wait for a version its own thread was making when it was taken.
+    func planAhead(_ jobs: [JobAhead]) {
+        ahead.withLock { $0 = jobs }
+    }
+
+    /// A version, for the jobs ahead: a picture (`memo`) or finder patterns (`memoPatternSets`).
+    enum Version: Sendable {
+        case picture(String)
+        case patterns(String)
+
+        var key: String {
+            switch self {
+            case .picture(let key): return ScanSubject.pictureKey(key)
+            case .patterns(let key): return ScanSubject.patternsKey(key)
+            }
+        }
+    }
+
+    private func nextJobAhead() -> JobAhead? {
+        ahead.withLock { jobs in
+            made.withLock { store in
+                guard let n = jobs.firstIndex(where: { job in
+                    store[job.makes(self).key] == nil && job.reads(self).allSatisfy { store[$0.key]?.finished == true }
+                }) else { return nil }
+                return jobs.remove(at: n)
+            }
+        }
     }
 
     /// Whether another thread is finding the finder patterns under `key` now (asking for
@@ -121,12 +167,15 @@ final class ScanSubject: Sendable {
     /// possible (the full picture if it is smaller).
     func view(longSide side: Int) -> GrayImage? {
         let target = min(side, fullLongSide)
-        return memo("view\(target)") {
+        return memo(viewKey(longSide: side)) {
             let reduce = Self.reduction(long: fullLongSide, wanted: target)
             guard let source = memo("load\(reduce)", { loader(reduce) }) else { return nil }
             return source.fitting(longSide: target)
         }
     }
+
+    /// The memo key of `view(longSide:)`.
+    func viewKey(longSide side: Int) -> String { "view\(min(side, fullLongSide))" }
 
     /// The picture at the largest resolution at which a module of `module` full-size pixels
     /// is still at least `minimum` pixels wide, with the factor from full-size coordinates.

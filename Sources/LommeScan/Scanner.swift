@@ -170,6 +170,9 @@ package enum Scanner {
             // `accept` is not Sendable: the workers report decodes and signal `news`, and only
             // this thread judges them; each worker signals once more when it is done.
             let news = DispatchSemaphore(value: 0)
+            subject.planAhead(passes.flatMap { pass in
+                pass.ahead.map { job in JobAhead(reads: job.reads, makes: job.makes) { s in if !state.stopped { job.make(s) } } }
+            })
             let judge: @Sendable ([Decoded]) -> Void = { decoded in
                 state.report(decoded)
                 news.signal()

@@ -2,6 +2,7 @@ import Glibc
 import LommeCamera
 import LommeCore
 import LommeScan
+import Synchronization
 
 // Benchmark driver for bench/scan: decodes pictures and prints one line per picture,
 //   PATH \t MILLISECONDS \t PASS:HEX \t PASS:HEX ...
@@ -9,7 +10,8 @@ import LommeScan
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
 // Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows),
 // --every-line (zbar scans every line of every view, ScanOptions.everyLine),
-// --pass-times (on stderr, each pass taken: PASS \t ran|skipped \t MILLISECONDS on its thread),
+// --pass-times (on stderr, each pass taken: PASS \t ran|skipped \t MILLISECONDS on its thread \t
+// START-END in milliseconds since the picture's scan began),
 // --frame (each picture scanned as the live scan scans a camera's frame: its passes, budget
 // and lines, LiveOptions.frameScan; --odd-frame: as it scans every second frame, light first),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
@@ -57,9 +59,11 @@ chosen.gated = gated
 chosen.everyLine = everyLine
 if frame { chosen = LiveOptions().frameScan(oddFrame ? 1 : 0) }
 if passTimes {
-    // One line a pass on stderr: PASS \t ran|skipped \t MILLISECONDS (on its thread).
+    // One line a pass on stderr: PASS \t ran|skipped \t MILLISECONDS (on its thread) \t
+    // START-END (milliseconds since the picture's scan began: which passes ran side by side).
     chosen.passTimes = { pass, ran, time in
-        var line = "\(pass)\t\(ran ? "ran" : "skipped")\t\(String(format: milliseconds(time)))\n"
+        let end = milliseconds(ContinuousClock.now - scanStart.withLock { $0 }), took = milliseconds(time)
+        var line = "\(pass)\t\(ran ? "ran" : "skipped")\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 }
@@ -90,6 +94,8 @@ func milliseconds(_ d: Duration) -> Double {
 }
 
 let clock = ContinuousClock()
+/// When the scan of the picture in hand began (the zero of --pass-times' START-END).
+let scanStart = Mutex(ContinuousClock.now)
 let accept: (Decoded) -> Bool = { decoded in
     guard let prefixes else { return false }
     return prefixes.contains { decoded.text.hasPrefix($0) }
@@ -108,6 +114,7 @@ for path in paths {
     } else {
         var found: [Decoded] = []
         let elapsed = clock.measure {
+            scanStart.withLock { $0 = .now }
             found = (try? Scanner.scan(path: path, options: chosen, accept: accept)) ?? []
         }
         print(([path, String(format: milliseconds(elapsed))] + found.map { "\($0.pass):\(hex($0.bytes))" }).joined(separator: "\t"))
