@@ -17,7 +17,7 @@ struct Pass: Sendable {
     let run: @Sendable (ScanSubject, Trial) -> Void
     /// What the pass asks of the picture that a thread waiting for another may make ahead
     /// of the pass's turn (`ScanSubject.planAhead`): the evidence it is gated by, its view.
-    var ahead: [JobAhead] = []
+    let ahead: [JobAhead]
 
     init(_ name: String, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
          ahead: [JobAhead] = [],

@@ -170,6 +170,8 @@ package enum Scanner {
             // `accept` is not Sendable: the workers report decodes and signal `news`, and only
             // this thread judges them; each worker signals once more when it is done.
             let news = DispatchSemaphore(value: 0)
+            // What the passes will ask for, for a worker to make while it would wait for the
+            // other (none once the search is stopped).
             subject.planAhead(passes.flatMap { pass in
                 pass.ahead.map { job in JobAhead(reads: job.reads, makes: job.makes) { s in if !state.stopped { job.make(s) } } }
             })
