@@ -51,22 +51,29 @@ struct JobsAheadTests {
         claimed.wait()
     }
 
+    /// One thread holds "slow" while another asks for it (and so may work ahead); "slow" is
+    /// released once the picture `key` is made, or after `patience`. Whether `key` was made
+    /// while "slow" was held, and whether both threads then finished.
+    static func waitForSlow(_ subject: ScanSubject, until key: String) -> (made: Bool, finished: Bool) {
+        let group = DispatchGroup(), release = DispatchSemaphore(value: 0)
+        holdSlow(subject, group, until: release)
+        DispatchQueue.global().async(group: group) { _ = subject.memo("slow") { nil } }
+        var waited = 0
+        while subject.cached(key) == nil && waited < 20_000 {
+            usleep(1000)
+            waited += 1
+        }
+        let made = subject.cached(key) != nil
+        release.signal()
+        return (made, group.wait(timeout: patience) == .success)
+    }
+
     @Test func aThreadWaitingForAnotherMakesTheNextVersionMeanwhile() {
         let subject = ScanSubject(image: Self.tile)
         let runs = Runs()
         subject.planAhead([Self.job(makes: "ahead", runs: runs)])
-        let group = DispatchGroup(), release = DispatchSemaphore(value: 0)
-        Self.holdSlow(subject, group, until: release)
-        DispatchQueue.global().async(group: group) { _ = subject.memo("slow") { nil } }
-        // "slow" is not released before the waiting thread has made "ahead".
-        var waited = 0
-        while subject.cached("ahead") == nil && waited < 20_000 {
-            usleep(1000)
-            waited += 1
-        }
-        let madeWhileWaiting = subject.cached("ahead") != nil
-        release.signal()
-        #expect(group.wait(timeout: Self.patience) == .success)
+        let (madeWhileWaiting, finished) = Self.waitForSlow(subject, until: "ahead")
+        #expect(finished)
         #expect(madeWhileWaiting)
         #expect(runs.value == 1)
     }
@@ -79,16 +86,7 @@ struct JobsAheadTests {
             Self.job(makes: "slow", runs: taken),
             Self.job(makes: "now", runs: ready),
         ])
-        let group = DispatchGroup(), release = DispatchSemaphore(value: 0)
-        Self.holdSlow(subject, group, until: release)
-        DispatchQueue.global().async(group: group) { _ = subject.memo("slow") { nil } }
-        var waited = 0
-        while subject.cached("now") == nil && waited < 20_000 {
-            usleep(1000)
-            waited += 1
-        }
-        release.signal()
-        #expect(group.wait(timeout: Self.patience) == .success)
+        #expect(Self.waitForSlow(subject, until: "now").finished)
         // The one job it could do, it did; the others it left.
         #expect(ready.value == 1)
         #expect(unready.value == 0)
