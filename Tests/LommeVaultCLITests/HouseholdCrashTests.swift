@@ -42,8 +42,14 @@ struct HouseholdCrashTests {
         #expect(set("name-0").wait().status == 0)
         let setTime = Date().timeIntervalSince(start)
 
-        var name = "name-0", killed = 0, filesChecked = 0, newValues = 0
-        for iteration in 0..<iterations {
+        var name = "name-0", killed = 0, filesChecked = 0, newValues = 0, runs = 0
+        // The kills land after a random share of the times measured above; on a loaded machine
+        // a command can run longer or shorter than then, so the run goes on, up to three times
+        // as long, until a quarter of its commands were killed, a code file was checked against
+        // the record and a set left its new value.
+        for iteration in 0..<(3 * iterations) {
+            if iteration >= iterations && killed >= iterations / 4 && filesChecked > 0 && newValues > 0 { break }
+            runs += 1
             try? FileManager.default.removeItem(atPath: codes)
             let isSet = iteration % 2 == 0
             let next = "name-\(iteration + 1)"
@@ -72,8 +78,8 @@ struct HouseholdCrashTests {
             let backup = box.vault + ".bak"
             if FileManager.default.fileExists(atPath: backup) { _ = try Self.contents(backup) }
         }
-        #expect(killed >= iterations / 4, "only \(killed) of \(iterations) were killed")
+        #expect(killed >= iterations / 4, "only \(killed) of \(runs) were killed")
         #expect(filesChecked > 0 && newValues > 0, "files checked \(filesChecked), new values seen \(newValues): the run proved nothing")
-        print("household kill test: \(iterations) iterations (set \(Int(setTime * 1000)) ms, issue --all \(Int(issueTime * 1000)) ms), killed \(killed), codes written before a kill and found recorded \(filesChecked)")
+        print("household kill test: \(runs) iterations (set \(Int(setTime * 1000)) ms, issue --all \(Int(issueTime * 1000)) ms), killed \(killed), code files found recorded \(filesChecked), sets that left the new value \(newValues)")
     }
 }
