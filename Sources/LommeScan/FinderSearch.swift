@@ -139,8 +139,11 @@ enum FinderSearch {
         let total = r0 &+ r1 &+ r2 &+ r3 &+ r4
         guard total >= QRGeometry.finderSide else { return false }
         let outer = 7 &* total
-        @inline(__always) func near(_ r: Int) -> Bool { 10 &* abs(7 &* r &- total) <= outer }
-        return near(r0) && near(r1) && near(r3) && near(r4) && 100 &* abs(7 &* r2 &- 3 &* total) <= 168 &* total
+        // `magnitude` rather than `abs`: no overflow trap to test for (the runs are a row's
+        // pixels, far from overflowing), which this loop, asked of every run, pays for.
+        @inline(__always) func near(_ r: Int) -> Bool { 10 &* (7 &* r &- total).magnitude <= UInt(bitPattern: outer) }
+        return near(r0) && near(r1) && near(r3) && near(r4)
+            && 100 &* (7 &* r2 &- 3 &* total).magnitude <= UInt(bitPattern: 168 &* total)
     }
 
     /// The module size if five run lengths are close enough to 1:1:3:1:1.
@@ -167,19 +170,20 @@ enum FinderSearch {
     static func crossCheckVertical(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, x: Int, y: Int, expected: Double,
                                    scale: Double, inverted: Bool = false) -> (Double, Double)? {
         guard x >= 0, x < w else { return nil }
-        @inline(__always) func dark(_ yy: Int) -> Bool { (px[yy * w + x] < darkBelow) != inverted }
+        @inline(__always) func dark(_ yy: Int) -> Bool { (px[yy &* w &+ x] < darkBelow) != inverted }
         guard dark(y) else { return nil }
         let limit = Int(expected * crossCheckReach) + crossCheckSlack
         var r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0
         // Upwards: centre dark, light, dark.
+        // Wrapping arithmetic: the counts are bounded by the picture's height.
         var yy = y
-        while yy >= 0 && dark(yy) { r2 += 1; yy -= 1 }
-        while yy >= 0 && !dark(yy) && r1 <= limit { r1 += 1; yy -= 1 }
-        while yy >= 0 && dark(yy) && r0 <= limit { r0 += 1; yy -= 1 }
-        yy = y + 1
-        while yy < h && dark(yy) { r2 += 1; yy += 1 }
-        while yy < h && !dark(yy) && r3 <= limit { r3 += 1; yy += 1 }
-        while yy < h && dark(yy) && r4 <= limit { r4 += 1; yy += 1 }
+        while yy >= 0 && dark(yy) { r2 &+= 1; yy &-= 1 }
+        while yy >= 0 && !dark(yy) && r1 <= limit { r1 &+= 1; yy &-= 1 }
+        while yy >= 0 && dark(yy) && r0 <= limit { r0 &+= 1; yy &-= 1 }
+        yy = y &+ 1
+        while yy < h && dark(yy) { r2 &+= 1; yy &+= 1 }
+        while yy < h && !dark(yy) && r3 <= limit { r3 &+= 1; yy &+= 1 }
+        while yy < h && dark(yy) && r4 <= limit { r4 &+= 1; yy &+= 1 }
         guard r0 > 0, r1 > 0, r3 > 0, r4 > 0, let module = ratioModule(r0, r1, r2, r3, r4) else { return nil }
         guard module < expected * scale, module > expected / scale else { return nil }
         let centerY = Double(yy - r4 - r3) - Double(r2) / 2
