@@ -174,8 +174,8 @@ enum FinderSearch {
         guard dark(y) else { return nil }
         let limit = Int(expected * crossCheckReach) + crossCheckSlack
         var r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0
-        // Upwards: centre dark, light, dark.
         // Wrapping arithmetic: the counts are bounded by the picture's height.
+        // Upwards: centre dark, light, dark.
         var yy = y
         while yy >= 0 && dark(yy) { r2 &+= 1; yy &-= 1 }
         while yy >= 0 && !dark(yy) && r1 <= limit { r1 &+= 1; yy &-= 1 }
