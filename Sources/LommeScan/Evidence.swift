@@ -71,11 +71,24 @@ extension Pass {
 
     /// Finder patterns in `workingBlocks`, dark or light.
     static func workingBlockPatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
-        let both = s.memoPatterns("workingBlocks") {
-            guard let binary = workingBlocks(s) else { return ([], []) }
-            return FinderSearch.patternsByPolarity(in: binary)
-        }
+        let both = workingBlockPatternSets(s).first ?? ([], [])
         return inverted ? both.light : both.dark
+    }
+
+    /// The same admitting finders up to `FinderSearch.steepCrossCheckScale` times taller or
+    /// wider than their module along the row (found in the same pass over the rows), for the
+    /// grid passes' last search: cells twice as tall as wide, blurred.
+    static func workingBlockSteepPatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
+        let sets = workingBlockPatternSets(s)
+        guard sets.count > 1 else { return [] }
+        return inverted ? sets[1].light : sets[1].dark
+    }
+
+    private static func workingBlockPatternSets(_ s: ScanSubject) -> [(dark: [FinderPattern], light: [FinderPattern])] {
+        s.memoPatternSets("workingBlocks") {
+            guard let binary = workingBlocks(s) else { return [] }
+            return FinderSearch.patternsByPolarity(in: binary, scales: [FinderSearch.crossCheckScale, FinderSearch.steepCrossCheckScale])
+        }
     }
 
     /// Finder patterns in the full-resolution picture binarised block by block, dark or
@@ -85,7 +98,7 @@ extension Pass {
             guard let binary = fineBinary(s, inverted: false) else { return ([], []) }
             let limit = GridPass.fineModuleLimit * Double(max(binary.width, binary.height)) / Double(workingSide)
             let found = FinderSearch.patternsByPolarity(in: binary, scale: FinderSearch.steepCrossCheckScale)
-            return (found.dark.filter { $0.module < limit }, found.light.filter { $0.module < limit })
+            return (found.dark.filter { $0.narrowest < limit }, found.light.filter { $0.narrowest < limit })
         }
         return inverted ? light : dark
     }

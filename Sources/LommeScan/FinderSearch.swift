@@ -10,6 +10,13 @@ struct FinderPattern: Equatable {
     var module: Double
     /// How many scan lines confirmed it.
     var hits: Int
+    /// The narrower of its module widths along the row and down the column (averaged over
+    /// its sightings), when known: a code on terminal cells twice as tall as wide has a
+    /// `module` half as wide again as its narrow side.
+    var narrowModule: Double? = nil
+
+    /// `narrowModule`, or `module` when that is not known.
+    var narrowest: Double { narrowModule ?? module }
 }
 
 enum FinderSearch {
@@ -107,7 +114,8 @@ enum FinderSearch {
                         let centerX = Double(s2) + Double(r2) / 2
                         if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module,
                                                                       scale: widest, inverted: !isDark) {
-                            let found = FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1)
+                            let found = FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1,
+                                                      narrowModule: min(module, vModule))
                             for (n, scale) in scales.enumerated() where vModule < module * scale && vModule > module / scale {
                                 if isDark { dark[n].add(found) } else { light[n].add(found) }
                             }
@@ -231,7 +239,8 @@ struct Sightings {
         // The first pattern found that matches, as a list searched in order would find it.
         let old = patterns[i], n = Double(old.hits)
         let merged = FinderPattern(x: (old.x * n + new.x) / (n + 1), y: (old.y * n + new.y) / (n + 1),
-                                   module: (old.module * n + new.module) / (n + 1), hits: old.hits + 1)
+                                   module: (old.module * n + new.module) / (n + 1), hits: old.hits + 1,
+                                   narrowModule: (old.narrowModule ?? old.module) * n / (n + 1) + (new.narrowModule ?? new.module) / (n + 1))
         let before = Self.key(Self.cell(old.x, old.y)), after = Self.key(Self.cell(merged.x, merged.y))
         if before != after {
             cells[before]?.removeAll { $0 == i }

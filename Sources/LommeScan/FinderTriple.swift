@@ -194,41 +194,51 @@ extension FinderSearch {
     /// is the two-level picture they were found in, used to measure module widths along each leg.
     static func triples(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage? = nil) -> [FinderTriple] {
         let candidates = Array(patterns.prefix(tripleCandidates))
-        var scored: [(FinderTriple, Double)] = []
+        var scored: [([FinderTriple], Double)] = []
         for i in candidates.indices {
             for j in candidates.indices where j > i {
                 for k in candidates.indices where k > j {
                     let p = [candidates[i], candidates[j], candidates[k]]
-                    guard let (a, b, c, cosine, ratio) = corners(p) else { continue }
+                    let choices = cornerChoices(p)
+                    guard let first = choices.first else { continue }
+                    // Scored by the likelier corner; the other choice of the same three
+                    // patterns is tried right after it.
                     let modules = p.map(\.module)
-                    // In picture coordinates (y down) top-right × bottom-left turns clockwise.
-                    let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-                    let (right, left) = cross > 0 ? (b, c) : (c, b)
-                    let across = ((moduleAlong(binary, from: pt(a), toward: pt(right)) ?? a.module)
-                        + (moduleAlong(binary, from: pt(right), toward: pt(a)) ?? right.module)) / 2
-                    let down = ((moduleAlong(binary, from: pt(a), toward: pt(left)) ?? a.module)
-                        + (moduleAlong(binary, from: pt(left), toward: pt(a)) ?? left.module)) / 2
-                    var triple = FinderTriple(topLeft: pt(a), topRight: pt(right), bottomLeft: pt(left),
-                                              moduleAcross: across, moduleDown: down,
-                                              finderModules: [a.module, right.module, left.module])
-                    if let grey {
-                        let top = FinderTriple.timingDimension(
-                            in: grey, from: pt(a), a.module, to: pt(right), right.module,
-                            inward: (left.x - a.x, left.y - a.y))
-                        let side = FinderTriple.timingDimension(
-                            in: grey, from: pt(a), a.module, to: pt(left), left.module,
-                            inward: (right.x - a.x, right.y - a.y))
-                        if let top, let side { triple.timingDimension = top == side ? top : nil } else {
-                            triple.timingDimension = top ?? side
-                        }
-                    }
-                    let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(cosine) * anglePenalty) / ratio
+                    let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(first.cosine) * anglePenalty) / first.ratio
                         / (modules.max()! / modules.min()!)
-                    scored.append((triple, score))
+                    scored.append((choices.map { triple(corner: $0.corner, $0.1, $0.2, in: binary, grey: grey) }, score))
                 }
             }
         }
-        return scored.sorted { $0.1 > $1.1 }.prefix(maximumTriples).map(\.0)
+        return scored.sorted { $0.1 > $1.1 }.prefix(maximumTriples).flatMap(\.0)
+    }
+
+    /// The triple with `a` at the top-left corner: module widths measured along its legs,
+    /// and its timing patterns counted in `grey` when given.
+    static func triple(corner a: FinderPattern, _ b: FinderPattern, _ c: FinderPattern,
+                       in binary: GrayImage, grey: GrayImage?) -> FinderTriple {
+        // In picture coordinates (y down) top-right × bottom-left turns clockwise.
+        let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+        let (right, left) = cross > 0 ? (b, c) : (c, b)
+        let across = ((moduleAlong(binary, from: pt(a), toward: pt(right)) ?? a.module)
+            + (moduleAlong(binary, from: pt(right), toward: pt(a)) ?? right.module)) / 2
+        let down = ((moduleAlong(binary, from: pt(a), toward: pt(left)) ?? a.module)
+            + (moduleAlong(binary, from: pt(left), toward: pt(a)) ?? left.module)) / 2
+        var triple = FinderTriple(topLeft: pt(a), topRight: pt(right), bottomLeft: pt(left),
+                                  moduleAcross: across, moduleDown: down,
+                                  finderModules: [a.module, right.module, left.module])
+        if let grey {
+            let top = FinderTriple.timingDimension(
+                in: grey, from: pt(a), a.module, to: pt(right), right.module,
+                inward: (left.x - a.x, left.y - a.y))
+            let side = FinderTriple.timingDimension(
+                in: grey, from: pt(a), a.module, to: pt(left), left.module,
+                inward: (right.x - a.x, right.y - a.y))
+            if let top, let side { triple.timingDimension = top == side ? top : nil } else {
+                triple.timingDimension = top ?? side
+            }
+        }
+        return triple
     }
 
     private static func pt(_ p: FinderPattern) -> (x: Double, y: Double) { (p.x, p.y) }
@@ -238,11 +248,32 @@ extension FinderSearch {
     /// opposite the longest side, the other two, the legs' cosine and length ratio.
     static func corners(_ p: [FinderPattern])
         -> (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)? {
+        let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
+        return corners(p, at: sides.firstIndex(of: sides.max()!)!)
+    }
+
+    /// A side this much longer than the next is the diagonal for sure; within it, seen
+    /// steeply, foreshortening can make a leg longer than the diagonal (`tilted-b/05`: its
+    /// near leg 523 pixels, the diagonal 509), and the corner opposite the second-longest side
+    /// is tried too.
+    static let sureDiagonal = 1.1
+
+    /// `corners` at the corner opposite the longest side, and at the one opposite the next
+    /// longest when the two are near in length (`sureDiagonal`).
+    static func cornerChoices(_ p: [FinderPattern])
+        -> [(corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)] {
+        let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
+        let order = sides.indices.sorted { sides[$0] > sides[$1] }
+        var choices = [corners(p, at: order[0])].compactMap { $0 }
+        if sides[order[0]] < sides[order[1]] * sureDiagonal, let second = corners(p, at: order[1]) { choices.append(second) }
+        return choices
+    }
+
+    /// Three patterns as a code's corners with the one at `corner` the top-left.
+    static func corners(_ p: [FinderPattern], at corner: Int)
+        -> (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)? {
         let modules = p.map(\.module)
         guard modules.max()! < modules.min()! * tripleModuleRatio else { return nil }
-        // The corner is opposite the longest side.
-        let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
-        let corner = sides.firstIndex(of: sides.max()!)!
         let a = p[corner], b = p[(corner + 1) % 3], c = p[(corner + 2) % 3]
         let ab = distance(pt(a), pt(b)), ac = distance(pt(a), pt(c))
         let ratio = max(ab, ac) / min(ab, ac)

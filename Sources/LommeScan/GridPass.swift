@@ -104,6 +104,15 @@ enum GridPass {
             guard let blocks = Pass.workingBlocks(s) else { return (grey, []) }
             return (inverted ? Pass.negated(s, "workingBlocks", blocks) : blocks, Pass.workingBlockPatterns(s, inverted: inverted))
         }
+        // And its patterns under the steep bound, when it admits more: a terminal rendering
+        // on a dark screen with cells twice as tall as wide, blurred, keeps a finder's rings
+        // only block by block (`tall-cells.jpg`, `tilted/13`, `tilted/19`).
+        searches.append {
+            let steep = Pass.workingBlockSteepPatterns(s, inverted: inverted)
+            guard steep.count > Pass.workingBlockPatterns(s, inverted: inverted).count,
+                  let blocks = Pass.workingBlocks(s) else { return (grey, []) }
+            return (inverted ? Pass.negated(s, "workingBlocks", blocks) : blocks, steep)
+        }
         return searches
     }
 
@@ -180,7 +189,10 @@ enum GridPass {
 
     /// The fine search keeps the finder patterns whose modules would be under this many
     /// pixels in the working view: codes small in a big photo, which the working view blurs
-    /// into a few pixels (larger ones the working view's own search finds).
+    /// into a few pixels (larger ones the working view's own search finds). A finder is
+    /// judged by its narrow side (`FinderPattern.narrowest`): terminal cells twice as tall as
+    /// wide blur across at the width of the cell (`photos-b/20`, a 12 MP photo whose mean
+    /// module in the working view is 4.2 pixels and narrow one 2.9).
     static let fineModuleLimit = 4.0
     /// The fine search runs on pictures at least this many times the working view's size…
     static let fineFrom = 2.0

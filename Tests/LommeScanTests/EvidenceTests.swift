@@ -178,13 +178,63 @@ struct EvidenceTests {
         let image = try F.image("blurred-corner.jpg")
         let expected = String(decoding: try ImageLoader.read(path: F.path("blurred-corner.txt")), as: UTF8.self)
         let subject = ScanSubject(image: image)
-        let windows = GridPass.searches(subject, inverted: false).count - 1
+        // The searches but the block binarisation's two (its usual and its steep bound).
+        let windows = GridPass.searches(subject, inverted: false).count - 2
         var best = 0.0
         GridPass.forEachCandidate(subject, inverted: false, searches: windows, until: { false }) { candidate in
             best = max(best, candidate.triple.candidateDimensions.map(candidate.corners).max() ?? 0)
         }
         #expect(best < GridPass.leastFinderAgreement)
         #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [expected])
+    }
+
+    /// A fixture with its own payload (`NAME.txt` beside `NAME.jpg`).
+    static func fixtureText(_ name: String) throws -> String {
+        String(decoding: try ImageLoader.read(path: F.path(name + ".txt")), as: UTF8.self)
+    }
+
+    @Test func aTallCellsFinderIsFoundBlockByBlockUnderTheSteepBound() throws {
+        // tall-cells.jpg (the fresh set `photos-b`'s photo 10, tune half): a terminal
+        // rendering on a dark screen, cells twice as tall as wide, blurred. Under both windows
+        // the top-right finder's light ring merges with its centre; the block binarisation
+        // keeps it, but its module down the column is twice the one along the row, past the
+        // usual bound. No triple of the earlier searches samples as a code.
+        let image = try F.image("tall-cells.jpg")
+        let subject = ScanSubject(image: image)
+        let earlier = GridPass.searches(subject, inverted: true).count - 1
+        var best = 0.0
+        GridPass.forEachCandidate(subject, inverted: true, searches: earlier, until: { false }) { candidate in
+            best = max(best, candidate.triple.candidateDimensions.map(candidate.corners).max() ?? 0)
+        }
+        #expect(best < GridPass.leastFinderAgreement)
+        #expect(Pass.workingBlockSteepPatterns(subject, inverted: true).count
+            > Pass.workingBlockPatterns(subject, inverted: true).count)
+        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("tall-cells")])
+    }
+
+    /// One finder pattern 7 pixels a module across and 14 down, dark on light, in a picture
+    /// big enough for the full-resolution search.
+    static func tallFinder() -> GrayImage {
+        var image = GrayImage(width: 2600, height: 1950, fill: 230)
+        for y in 0..<98 {
+            for x in 0..<49 {
+                let ring = max(abs(x / 7 - 3), abs(y / 14 - 3))
+                if ring != 2 { image[1200 + x, 900 + y] = 20 }
+            }
+        }
+        return image
+    }
+
+    @Test func theFineSearchJudgesATallFinderByItsNarrowSide() throws {
+        // Its mean module (10.5 pixels) is a working-view module of 5, past the fine search's
+        // 4; its narrow side (7 pixels, 3.4 there) is what the working view blurs.
+        let subject = ScanSubject(image: Self.tallFinder())
+        let limit = GridPass.fineModuleLimit * Double(subject.fullLongSide) / Double(Pass.workingSide)
+        let found = try #require(Pass.finePatterns(subject, inverted: false).first)
+        #expect(abs(found.x - 1224.5) < 2 && abs(found.y - 949) < 3)
+        #expect(found.module > limit && found.narrowest < limit)
+        #expect(abs(found.narrowest - 7) < 1)
     }
 
     // MARK: - A code located

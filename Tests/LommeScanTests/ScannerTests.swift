@@ -259,6 +259,29 @@ struct GridSamplerTests {
         #expect(triples([(660, 409), opened, (776, 780)]).isEmpty)
     }
 
+    /// A code seen so steeply (foreshortened.jpg, the fresh set `tilted-b`'s photo 05, tune
+    /// half) that its near leg (523 pixels) is longer than the diagonal between the other two
+    /// finders (509): the corner opposite the longest side is the far finder. The corner
+    /// opposite the next longest is tried too, right after it, and reads.
+    @Test func aLegLongerThanTheDiagonalStillMakesTheRightCorner() throws {
+        let far = FinderPattern(x: 531.8, y: 774.8, module: 6.07, hits: 14)
+        let near = [FinderPattern(x: 694.8, y: 292.6, module: 11.16, hits: 33),
+                    FinderPattern(x: 286.2, y: 618.9, module: 11.8, hits: 20)]
+        let choices = FinderSearch.cornerChoices([near[0], near[1], far])
+        #expect(choices.map(\.corner) == [far, near[1]])
+        let blank = GrayImage(width: 1152, height: 864, fill: 255)
+        let triples = FinderSearch.triples(from: [near[0], near[1], far], in: blank)
+        #expect(triples.map(\.topLeft.x) == [far.x, near[1].x])
+        // A square corner has one choice.
+        let square = [(100.0, 100.0), (400.0, 100.0), (100.0, 400.0)].map { FinderPattern(x: $0.0, y: $0.1, module: 6, hits: 10) }
+        #expect(FinderSearch.cornerChoices(square).map(\.corner) == [square[0]])
+
+        let image = try F.image("foreshortened.jpg")
+        let expected = String(decoding: try ImageLoader.read(path: F.path("foreshortened.txt")), as: UTF8.self)
+        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [expected])
+    }
+
     @Test func homographyMapsTheFourPointsItWasMadeFrom() throws {
         let from = [(x: 0.0, y: 0.0), (x: 10.0, y: 0.0), (x: 10.0, y: 10.0), (x: 0.0, y: 10.0)]
         let to = [(x: 5.0, y: 7.0), (x: 40.0, y: 2.0), (x: 52.0, y: 61.0), (x: 1.0, y: 33.0)]

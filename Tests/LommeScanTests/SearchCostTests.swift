@@ -67,7 +67,8 @@ struct SearchCostTests {
                         let centerX = Double(starts[i + 2]) + Double(lengths[i + 2]) / 2
                         if let (centerY, vModule) = FinderSearch.crossCheckVertical(px, w, h, x: Int(centerX), y: y,
                                                                                   expected: module, scale: scale) {
-                            found.add(FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1))
+                            found.add(FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1,
+                                                        narrowModule: min(module, vModule)))
                         }
                     }
                     i += 2
