@@ -243,23 +243,14 @@ extension FinderSearch {
 
     private static func pt(_ p: FinderPattern) -> (x: Double, y: Double) { (p.x, p.y) }
 
-    /// Three patterns as a code's corners when they can be (similar module sizes, legs of
-    /// similar length at roughly a right angle, neither too short nor too long): the corner
-    /// opposite the longest side, the other two, the legs' cosine and length ratio.
-    static func corners(_ p: [FinderPattern])
-        -> (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)? {
-        let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
-        return corners(p, at: sides.firstIndex(of: sides.max()!)!)
-    }
-
     /// A side this much longer than the next is the diagonal for sure; within it, seen
     /// steeply, foreshortening can make a leg longer than the diagonal (`tilted-b/05`: its
     /// near leg 523 pixels, the diagonal 509), and the corner opposite the second-longest side
     /// is tried too.
     static let sureDiagonal = 1.1
 
-    /// `corners` at the corner opposite the longest side, and at the one opposite the next
-    /// longest when the two are near in length (`sureDiagonal`).
+    /// `corners` at the corner opposite the longest side (the diagonal), and at the one
+    /// opposite the next longest when the two are near in length (`sureDiagonal`).
     static func cornerChoices(_ p: [FinderPattern])
         -> [(corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)] {
         let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
@@ -269,7 +260,9 @@ extension FinderSearch {
         return choices
     }
 
-    /// Three patterns as a code's corners with the one at `corner` the top-left.
+    /// Three patterns as a code's corners, `p[corner]` the top-left, when they can be
+    /// (similar module sizes, legs of similar length at roughly a right angle, neither too
+    /// short nor too long): that corner, the other two, the legs' cosine and length ratio.
     static func corners(_ p: [FinderPattern], at corner: Int)
         -> (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)? {
         let modules = p.map(\.module)

@@ -106,7 +106,8 @@ enum GridPass {
         }
         // And its patterns under the steep bound, when it admits more: a terminal rendering
         // on a dark screen with cells twice as tall as wide, blurred, keeps a finder's rings
-        // only block by block (`tall-cells.jpg`, `tilted/13`, `tilted/19`).
+        // only block by block (`tall-cells.jpg`; also `tilted/13` and `tilted/19`, dark codes
+        // seen steeply).
         searches.append {
             let steep = Pass.workingBlockSteepPatterns(s, inverted: inverted)
             guard steep.count > Pass.workingBlockPatterns(s, inverted: inverted).count,

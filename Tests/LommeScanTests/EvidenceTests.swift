@@ -18,30 +18,29 @@ struct EvidenceTests {
         #expect(Pass.shows(ScanSubject(image: try F.image("clean.png")), .finders))
     }
 
-    /// One finder pattern, 6 pixels a module, dark on light, alone on a 200-pixel picture.
-    static func loneFinder() -> GrayImage {
-        var image = GrayImage(width: 200, height: 200, fill: 230)
-        for y in 0..<42 {
-            for x in 0..<42 {
-                let ring = max(abs(x / 6 - 3), abs(y / 6 - 3))
-                if ring != 2 { image[79 + x, 79 + y] = 20 }
+    /// One finder pattern, dark on light, alone on a `width`×`height` picture, its top-left
+    /// corner at `left`, `top`, its modules `across` pixels wide and `down` pixels tall.
+    static func finder(width: Int, height: Int, left: Int, top: Int, across: Int, down: Int) -> GrayImage {
+        var image = GrayImage(width: width, height: height, fill: 230)
+        for y in 0..<(7 * down) {
+            for x in 0..<(7 * across) {
+                let ring = max(abs(x / across - 3), abs(y / down - 3))
+                if ring != 2 { image[left + x, top + y] = 20 }
             }
         }
         return image
+    }
+
+    /// One finder pattern, 6 pixels a module, alone on a 200-pixel picture.
+    static func loneFinder() -> GrayImage {
+        finder(width: 200, height: 200, left: 79, top: 79, across: 6, down: 6)
     }
 
     /// The lone finder flattened to half its height (6 pixels a module across, 3 down), as
     /// a code seen from low down shows it: only the steep bound admits it, and that is
     /// evidence enough.
     @Test func aFlattenedFinderIsEvidence() throws {
-        var image = GrayImage(width: 200, height: 200, fill: 230)
-        for y in 0..<21 {
-            for x in 0..<42 {
-                let ring = max(abs(x / 6 - 3), abs(y / 3 - 3))
-                if ring != 2 { image[79 + x, 89 + y] = 20 }
-            }
-        }
-        let subject = ScanSubject(image: image)
+        let subject = ScanSubject(image: Self.finder(width: 200, height: 200, left: 79, top: 89, across: 6, down: 3))
         #expect(Pass.workingPatterns(subject, divisor: Pass.wideWindow, inverted: false).isEmpty)
         #expect(Pass.workingSteepPatterns(subject, divisor: Pass.wideWindow, inverted: false).count == 1)
         #expect(Pass.shows(subject, .finders))
@@ -170,6 +169,15 @@ struct EvidenceTests {
         #expect(other.cached("workingBlocks") != nil)
     }
 
+    /// How well the best triple of the first `searches` searches samples its corners.
+    static func bestCorners(_ subject: ScanSubject, inverted: Bool, searches: Int) -> Double {
+        var best = 0.0
+        GridPass.forEachCandidate(subject, inverted: inverted, searches: searches, until: { false }) { candidate in
+            best = max(best, candidate.triple.candidateDimensions.map(candidate.corners).max() ?? 0)
+        }
+        return best
+    }
+
     @Test func aBlurredCodesLostFinderIsFoundBlockByBlock() throws {
         // blurred-corner.jpg (the hard set's photo 37): blurred by half a module, the light
         // falling off toward one corner, whose finder both local windows lose. No triple of
@@ -180,11 +188,7 @@ struct EvidenceTests {
         let subject = ScanSubject(image: image)
         // The searches but the block binarisation's two (its usual and its steep bound).
         let windows = GridPass.searches(subject, inverted: false).count - 2
-        var best = 0.0
-        GridPass.forEachCandidate(subject, inverted: false, searches: windows, until: { false }) { candidate in
-            best = max(best, candidate.triple.candidateDimensions.map(candidate.corners).max() ?? 0)
-        }
-        #expect(best < GridPass.leastFinderAgreement)
+        #expect(Self.bestCorners(subject, inverted: false, searches: windows) < GridPass.leastFinderAgreement)
         #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [expected])
     }
 
@@ -202,11 +206,7 @@ struct EvidenceTests {
         let image = try F.image("tall-cells.jpg")
         let subject = ScanSubject(image: image)
         let earlier = GridPass.searches(subject, inverted: true).count - 1
-        var best = 0.0
-        GridPass.forEachCandidate(subject, inverted: true, searches: earlier, until: { false }) { candidate in
-            best = max(best, candidate.triple.candidateDimensions.map(candidate.corners).max() ?? 0)
-        }
-        #expect(best < GridPass.leastFinderAgreement)
+        #expect(Self.bestCorners(subject, inverted: true, searches: earlier) < GridPass.leastFinderAgreement)
         #expect(Pass.workingBlockSteepPatterns(subject, inverted: true).count
             > Pass.workingBlockPatterns(subject, inverted: true).count)
         #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
@@ -216,14 +216,7 @@ struct EvidenceTests {
     /// One finder pattern 7 pixels a module across and 14 down, dark on light, in a picture
     /// big enough for the full-resolution search.
     static func tallFinder() -> GrayImage {
-        var image = GrayImage(width: 2600, height: 1950, fill: 230)
-        for y in 0..<98 {
-            for x in 0..<49 {
-                let ring = max(abs(x / 7 - 3), abs(y / 14 - 3))
-                if ring != 2 { image[1200 + x, 900 + y] = 20 }
-            }
-        }
-        return image
+        finder(width: 2600, height: 1950, left: 1200, top: 900, across: 7, down: 14)
     }
 
     @Test func theFineSearchJudgesATallFinderByItsNarrowSide() throws {
