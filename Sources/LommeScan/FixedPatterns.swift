@@ -10,15 +10,31 @@ enum FixedPatterns {
 
     /// The share of the three finder patterns' modules and their separators that agree.
     static func finderAgreement(_ grid: GrayImage) -> Double {
-        let d = grid.width, side = QRGeometry.finderSide
+        let d = grid.width
         guard d == grid.height, d >= QRGeometry.smallestSide else { return 0 }
+        return agreement([(grid, 0, 0, 1, 1), (grid, 0, d - 1, 1, -1), (grid, d - 1, 0, -1, 1)])
+    }
+
+    /// The same from the three corners alone (`GridSampler.cornerGrids`: top-left, top-right
+    /// and bottom-left, each a square block of the code as the code has it).
+    static func finderAgreement(corners: [GrayImage]) -> Double {
+        guard corners.count == QRGeometry.finders,
+              corners.allSatisfy({ $0.width == $0.height && $0.width > QRGeometry.finderSide }) else { return 0 }
+        let (right, bottom) = (corners[1].width - 1, corners[2].height - 1)
+        return agreement([(corners[0], 0, 0, 1, 1), (corners[1], 0, right, 1, -1), (corners[2], bottom, 0, -1, 1)])
+    }
+
+    /// Each finder's 8×8 corner block (7×7 pattern and its separator), from the code's corner
+    /// inward: the grid it is in, where the corner is, and which way is inward.
+    private static func agreement(_ blocks: [(grid: GrayImage, row: Int, column: Int, rowStep: Int, columnStep: Int)]) -> Double {
+        let side = QRGeometry.finderSide
         var agree = 0, total = 0
-        // Each finder's 8×8 corner block (7×7 pattern and its separator), from the code's corner inward.
-        for (originRow, originColumn, rowStep, columnStep) in [(0, 0, 1, 1), (0, d - 1, 1, -1), (d - 1, 0, -1, 1)] {
+        for block in blocks {
+            let w = block.grid.width
             for r in 0...side {
                 for c in 0...side {
                     let dark = r < side && c < side && QRGeometry.finderModuleIsDark(row: r, column: c)
-                    let value = grid.pixels[(originRow + r * rowStep) * d + originColumn + c * columnStep]
+                    let value = block.grid.pixels[(block.row + r * block.rowStep) * w + block.column + c * block.columnStep]
                     if (value < darkBelow) == dark { agree += 1 }
                     total += 1
                 }

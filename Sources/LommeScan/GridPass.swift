@@ -142,7 +142,7 @@ enum GridPass {
     /// patterns (`FixedPatterns.finderAgreement`) through the first guess at its map.
     static func cornerAgreement(_ triple: FinderTriple, in source: GrayImage, dimension: Int) -> Double {
         guard let guide = GridSampler.guide(for: triple, dimension: dimension) else { return 0 }
-        return FixedPatterns.finderAgreement(GridSampler.localGrid(GridSampler.sampleCorners(source, map: guide, dimension: dimension)))
+        return FixedPatterns.finderAgreement(corners: GridSampler.cornerGrids(source, map: guide, dimension: dimension))
     }
 
     /// Hands `body` each triple of the searches in turn, a place once (a triple whose corners

@@ -30,32 +30,38 @@ enum GridSampler {
     /// a `localGrid` depends on: the finder's 8×8 block and the grid window beyond it.
     static let cornerReach = QRGeometry.finderSide + 1 + gridWindow
 
-    /// `sample` of the three finder corners only, `cornerReach` modules square each, the rest
-    /// left light: its `localGrid` is the whole sample's wherever `finderAgreement` looks, for
-    /// a fraction of the work (432 modules of a version 10 code's 3249). Most sizes tried
-    /// fail that test and are never sampled whole.
-    static func sampleCorners(_ image: GrayImage, map: Homography, dimension: Int) -> GrayImage {
-        sample(image, dimension: dimension, cornersOnly: true) { map.map($0, $1) }
+    /// The three finder corners of a `dimension`-module code that `map` places in `image`,
+    /// each `cornerReach` modules square as the code has it (top-left, top-right,
+    /// bottom-left) and thresholded as `localGrid` thresholds the whole sample: wherever
+    /// `FixedPatterns.finderAgreement(corners:)` looks (a corner's 8×8 block) the same modules,
+    /// since the threshold's window reaches `gridWindow` modules beyond the block and the
+    /// code's own edge is each corner's edge. A fraction of the work (three 12×12 blocks of a
+    /// version 10 code's 57×57, sampled and thresholded), and most sizes tried fail that test
+    /// and are never sampled whole.
+    static func cornerGrids(_ image: GrayImage, map: Homography, dimension: Int) -> [GrayImage] {
+        let reach = min(cornerReach, dimension), far = dimension - reach
+        return image.pixels.withUnsafeBufferPointer { px in
+            [(0, 0), (0, far), (far, 0)].map { top, left in
+                var values = [UInt8](repeating: 0, count: reach * reach)
+                for row in 0..<reach {
+                    for column in 0..<reach {
+                        let mean = module(px, image.width, image.height, row: top + row, column: left + column) { map.map($0, $1) }
+                        values[row * reach + column] = UInt8(max(0, min(255, mean.rounded())))
+                    }
+                }
+                return localGrid(GrayImage(width: reach, height: reach, pixels: values))
+            }
+        }
     }
 
     /// The same through any map from module coordinates to the picture (a `MeshWarp`).
-    static func sample(_ image: GrayImage, dimension: Int, cornersOnly: Bool = false,
-                       point: (Double, Double) -> (x: Double, y: Double)) -> GrayImage {
+    static func sample(_ image: GrayImage, dimension: Int, point: (Double, Double) -> (x: Double, y: Double)) -> GrayImage {
         var values = [UInt8](repeating: 255, count: dimension * dimension)
-        let reach = min(cornerReach, dimension)
-        // The columns sampled in a row: all, or those of the corners the row crosses.
-        func spans(_ row: Int) -> [Range<Int>] {
-            guard cornersOnly else { return [0..<dimension] }
-            if row < reach { return [0..<reach, max(reach, dimension - reach)..<dimension] }
-            return row >= dimension - reach ? [0..<reach] : []
-        }
         image.pixels.withUnsafeBufferPointer { px in
             for row in 0..<dimension {
-                for span in spans(row) {
-                    for column in span {
-                        let mean = module(px, image.width, image.height, row: row, column: column, point: point)
-                        values[row * dimension + column] = UInt8(max(0, min(255, mean.rounded())))
-                    }
+                for column in 0..<dimension {
+                    let mean = module(px, image.width, image.height, row: row, column: column, point: point)
+                    values[row * dimension + column] = UInt8(max(0, min(255, mean.rounded())))
                 }
             }
         }

@@ -243,30 +243,38 @@ struct SearchCostTests {
         }
     }
 
-    /// The size test samples only the three corners: their module grid, thresholded against
-    /// the modules round each, is the whole sample's wherever the finder agreement looks —
-    /// on a real code through its map, and through maps at every size tried, of sides from
-    /// 21 (whose corners overlap) up.
+    /// The size test samples only the three corners: each corner's module grid, thresholded
+    /// against the modules round each, is the whole sample's wherever the finder agreement
+    /// looks (the finder and its separator) — on a real code through its map, and through
+    /// maps at every size tried, of sides from 21 (whose corners overlap) up.
     @Test func theCornersAloneSampleAsTheWholeGridWhereTheFindersAre() throws {
         let code = try F.image("blurred.jpg")
         let binary = code.adaptiveBinarized(radius: 20)
         let triple = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: code).first)
-        let reach = QRGeometry.finderSide + 1
-        var compared = 0
+        let block = QRGeometry.finderSide + 1
+        var compared = 0, agreeing = 0
         for dimension in [QRGeometry.smallestSide, 25] + triple.candidateDimensions {
             let map = try #require(GridSampler.guide(for: triple, dimension: dimension))
             let whole = GridSampler.localGrid(GridSampler.sample(code, map: map, dimension: dimension))
-            let corners = GridSampler.localGrid(GridSampler.sampleCorners(code, map: map, dimension: dimension))
-            #expect(FixedPatterns.finderAgreement(corners) == FixedPatterns.finderAgreement(whole))
-            for row in 0..<dimension {
-                for column in 0..<dimension where (row < reach || row >= dimension - reach) && (column < reach || column >= dimension - reach)
-                    && !(row >= dimension - reach && column >= dimension - reach) {
-                    #expect(corners.pixels[row * dimension + column] == whole.pixels[row * dimension + column], "\(dimension): \(row), \(column)")
-                    compared += 1
+            let corners = GridSampler.cornerGrids(code, map: map, dimension: dimension)
+            let agreement = FixedPatterns.finderAgreement(corners: corners)
+            #expect(agreement == FixedPatterns.finderAgreement(whole), "\(dimension)")
+            if agreement >= GridPass.leastFinderAgreement { agreeing += 1 }
+            let reach = GridSampler.cornerReach, far = dimension - reach
+            for (corner, (top, left)) in zip(corners, [(0, 0), (0, far), (far, 0)]) {
+                #expect(corner.width == reach && corner.height == reach)
+                for row in 0..<reach {
+                    for column in 0..<reach {
+                        let (r, c) = (top + row, left + column)
+                        guard min(r, dimension - 1 - r) < block && min(c, dimension - 1 - c) < block else { continue }
+                        #expect(corner.pixels[row * reach + column] == whole.pixels[r * dimension + c], "\(dimension): \(r), \(c)")
+                        compared += 1
+                    }
                 }
             }
         }
         #expect(compared > 0)
+        #expect(agreeing > 0, "the code's own size samples as a code")
     }
 
     @Test func zbarIsNotAskedAboutCornersThatDoNotSampleAsFinders() throws {
