@@ -365,6 +365,16 @@ struct GridSamplerTests {
         #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
     }
 
+    @Test func onlyTheFirstSizeThatSamplesWellIsBent() throws {
+        // Sizes in the order tried, each through its alignment grid and its plane map: the
+        // first size's maps are bent, in that order; the sizes after it are not.
+        let map = try #require(Homography(affineFrom: [(0, 0), (1, 0), (0, 1)], to: [(10, 10), (20, 10), (10, 20)]))
+        let bendable: [(ModuleMap, Int)] = [(.plane(map), 65), (.plane(map), 65), (.plane(map), 69), (.plane(map), 61)]
+        #expect(GridPass.bent(bendable).map(\.1) == [65, 65])
+        #expect(GridPass.bent([(.plane(map), 49)]).map(\.1) == [49])
+        #expect(GridPass.bent([]).isEmpty)
+    }
+
     @Test func finderPatternsOfABlurredCodeTurned35DegreesAreFound() throws {
         // clean.png at 6 px a module, turned 35° about the middle of a 400×400 view.
         let code = try F.image("clean.png")
