@@ -25,6 +25,12 @@ enum GridPass {
     /// reads sampled 0.87 through the flat map; at 0.8 and 0.85 the same codes read, at 0.9
     /// three fewer. It costs a few milliseconds and one or two zbar calls.
     static let leastGriddedAgreement = 0.8
+    /// …and only at the first this many sizes whose corners sample as finder patterns (in
+    /// the order tried, the likeliest first): on the bench every code the grid read, and
+    /// every code a flat map read but one (`hard/19`, at the second), was read at the first
+    /// such size. At the sizes after it the grid read nothing, and locating it there cost
+    /// `tilted` 4-6 % of its time (`hard` and `tilted-b` 1-3 %, the other sets level).
+    static let griddedSizes = 1
     /// The bent maps in the order tried, each the costliest step of a triple that does not
     /// read: the grown mesh first. On the tune halves it read four photos and the first
     /// readable frames of a dark-mode screen clip, the fitted one a photo and a later frame;
@@ -234,6 +240,7 @@ enum GridPass {
             dimensions.removeAll { $0 == said }
             dimensions.insert(said, at: 0)
         }
+        var sampled = 0
         for dimension in dimensions {
             guard let guide = GridSampler.guide(for: triple, dimension: dimension) else { continue }
             // Corners that do not sample as finder patterns: no code of this size is there
@@ -242,13 +249,14 @@ enum GridPass {
             // Past the deadline nothing more is sampled, aligned or scanned (the corners'
             // first guess above is a few dozen samples).
             if trial.over { return false }
+            sampled += 1
             let map = GridSampler.map(guided: guide, for: triple, dimension: dimension, in: source)
             let grids = GridSampler.binarizations(GridSampler.sample(source, map: map, dimension: dimension))
             if attempt(grids, trial) { return true }
             if trial.over { return false }
             let agreement = FixedPatterns.finderAgreement(grids[0])
             // A code of version 7 up: through its grid of alignment patterns, a map per cell.
-            if agreement >= leastGriddedAgreement, let grid = AlignmentGrid.located(in: source, map: map, dimension: dimension) {
+            if griddable(size: sampled, agreement: agreement), let grid = AlignmentGrid.located(in: source, map: map, dimension: dimension) {
                 let cells = GridSampler.binarizations(GridSampler.sample(source, dimension: dimension, point: grid.point))
                 if attempt(cells, trial) { return true }
                 if FixedPatterns.finderAgreement(cells[0]) >= leastBendableAgreement { bendable.append((.grid(grid), dimension)) }
@@ -263,6 +271,12 @@ enum GridPass {
             }
         }
         return false
+    }
+
+    /// Whether the alignment-pattern grid is located at the `size`-th size tried whose corners
+    /// sampled as finder patterns (from 1), whose flat map samples them `agreement` right.
+    static func griddable(size: Int, agreement: Double) -> Bool {
+        size <= griddedSizes && agreement >= leastGriddedAgreement
     }
 
     /// The maps of `bendable` (in the order their sizes were tried) that the bent maps start

@@ -375,6 +375,16 @@ struct GridSamplerTests {
         #expect(GridPass.bent([]).isEmpty)
     }
 
+    @Test func onlyTheFirstSizeThatSamplesAsACodeIsGridded() {
+        // The alignment-pattern grid is located at the first size whose corners sample as
+        // finder patterns, when its flat map samples them well enough; not at later sizes.
+        #expect(GridPass.griddable(size: 1, agreement: GridPass.leastGriddedAgreement))
+        #expect(GridPass.griddable(size: 1, agreement: 1))
+        #expect(!GridPass.griddable(size: 1, agreement: GridPass.leastGriddedAgreement - 0.01))
+        #expect(!GridPass.griddable(size: 2, agreement: 1))
+        #expect(!GridPass.griddable(size: 3, agreement: 1))
+    }
+
     @Test func finderPatternsOfABlurredCodeTurned35DegreesAreFound() throws {
         // clean.png at 6 px a module, turned 35° about the middle of a 400×400 view.
         let code = try F.image("clean.png")
