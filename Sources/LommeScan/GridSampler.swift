@@ -54,7 +54,8 @@ enum GridSampler {
         }
     }
 
-    /// The same through any map from module coordinates to the picture (a `MeshWarp`).
+    /// `sample` through any map from module coordinates to the picture (a `MeshWarp`, the
+    /// alignment-pattern grid's cells).
     static func sample(_ image: GrayImage, dimension: Int, point: (Double, Double) -> (x: Double, y: Double)) -> GrayImage {
         var values = [UInt8](repeating: 255, count: dimension * dimension)
         image.pixels.withUnsafeBufferPointer { px in
