@@ -12,21 +12,41 @@ enum FixedPatterns {
     static func finderAgreement(_ grid: GrayImage) -> Double {
         let d = grid.width
         guard d == grid.height, d >= QRGeometry.smallestSide else { return 0 }
-        return agreement([(grid, 0, 0, 1, 1), (grid, 0, d - 1, 1, -1), (grid, d - 1, 0, -1, 1)])
+        return agreement([(grid, 0, 0, 1, 1), (grid, 0, d - 1, 1, -1), (grid, d - 1, 0, -1, 1)]).share
     }
 
     /// The same from the three corners alone (`GridSampler.cornerGrids`: top-left, top-right
     /// and bottom-left, each a square block of the code as the code has it).
     static func finderAgreement(corners: [GrayImage]) -> Double {
-        guard corners.count == QRGeometry.finders,
-              corners.allSatisfy({ $0.width == $0.height && $0.width > QRGeometry.finderSide }) else { return 0 }
-        let (right, bottom) = (corners[1].width - 1, corners[2].height - 1)
-        return agreement([(corners[0], 0, 0, 1, 1), (corners[1], 0, right, 1, -1), (corners[2], bottom, 0, -1, 1)])
+        guard corners.count == QRGeometry.finders else { return 0 }
+        var agree = 0
+        for (block, corner) in zip(corners, QRGeometry.FinderCorner.allCases) {
+            guard let count = agreeing(block, at: corner) else { return 0 }
+            agree += count
+        }
+        return Double(agree) / Double(cornerModules * QRGeometry.finders)
+    }
+
+    /// The modules each finder's corner block holds: the finder and its separator.
+    static let cornerModules = (QRGeometry.finderSide + 1) * (QRGeometry.finderSide + 1)
+
+    /// How many of the `cornerModules` of one corner block (a square block of the code as
+    /// the code has it at `corner`, `GridSampler.cornerGrid`) agree; nil for a block too
+    /// small to hold them.
+    static func agreeing(_ block: GrayImage, at corner: QRGeometry.FinderCorner) -> Int? {
+        guard block.width == block.height, block.width > QRGeometry.finderSide else { return nil }
+        let far = block.width - 1
+        return switch corner {
+        case .topLeft: agreement([(block, 0, 0, 1, 1)]).agreeing
+        case .topRight: agreement([(block, 0, far, 1, -1)]).agreeing
+        case .bottomLeft: agreement([(block, far, 0, -1, 1)]).agreeing
+        }
     }
 
     /// Each finder's 8×8 corner block (7×7 pattern and its separator), from the code's corner
     /// inward: the grid it is in, where the corner is, and which way is inward.
-    private static func agreement(_ blocks: [(grid: GrayImage, row: Int, column: Int, rowStep: Int, columnStep: Int)]) -> Double {
+    private static func agreement(_ blocks: [(grid: GrayImage, row: Int, column: Int, rowStep: Int, columnStep: Int)])
+        -> (agreeing: Int, share: Double) {
         let side = QRGeometry.finderSide
         var agree = 0, total = 0
         for block in blocks {
@@ -40,6 +60,6 @@ enum FixedPatterns {
                 }
             }
         }
-        return Double(agree) / Double(total)
+        return (agree, Double(agree) / Double(total))
     }
 }

@@ -145,10 +145,24 @@ enum GridPass {
     }
 
     /// How well the corners of a `dimension`-module code at `triple` sample as finder
-    /// patterns (`FixedPatterns.finderAgreement`) through the first guess at its map.
+    /// patterns (`FixedPatterns.finderAgreement`) through the first guess at its map — or,
+    /// when that is under `leastFinderAgreement`, possibly only the most it could be, still
+    /// under it: the corners are sampled one at a time, and once those sampled agree too
+    /// little for the rest to lift the share to the bar, the rest are left. On a photo
+    /// nobody reads (`tilted`) that was three sizes in four, after two corners.
     static func cornerAgreement(_ triple: FinderTriple, in source: GrayImage, dimension: Int) -> Double {
         guard let guide = GridSampler.guide(for: triple, dimension: dimension) else { return 0 }
-        return FixedPatterns.finderAgreement(corners: GridSampler.cornerGrids(source, map: guide, dimension: dimension))
+        let all = Double(FixedPatterns.cornerModules * QRGeometry.finders)
+        var agreeing = 0, left = QRGeometry.finders
+        for corner in QRGeometry.FinderCorner.allCases {
+            let block = GridSampler.cornerGrid(source, map: guide, dimension: dimension, corner)
+            guard let agree = FixedPatterns.agreeing(block, at: corner) else { return 0 }
+            agreeing += agree
+            left -= 1
+            let most = Double(agreeing + left * FixedPatterns.cornerModules) / all
+            if most < leastFinderAgreement { return most }
+        }
+        return Double(agreeing) / all
     }
 
     /// Hands `body` each triple of the searches in turn, a place once (a triple whose corners

@@ -6,6 +6,8 @@ enum QRGeometry {
     static let finderSide = 7
     /// A code has three, at its top-left, top-right and bottom-left corners.
     static let finders = 3
+    /// The corners with a finder, in that order.
+    enum FinderCorner: CaseIterable { case topLeft, topRight, bottomLeft }
     /// Its dark centre is 3 modules wide.
     static let finderCentreSide = 3
     /// Whether the module at (`row`, `column`) of a finder pattern (each 0 to 6) is dark:

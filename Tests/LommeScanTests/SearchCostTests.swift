@@ -84,17 +84,22 @@ struct SearchCostTests {
     static func binarised() throws -> [(String, GrayImage)] {
         let steep = try F.image("steep.jpg")
         let dark = try F.image("dark-blurred.jpg")
-        var noise = GrayImage(width: 333, height: 257, fill: 0)
         var seed: UInt64 = 20_261_122
-        for i in noise.pixels.indices {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            noise.pixels[i] = (seed >> 61) < 3 ? 0 : 255
+        // Rows as wide as the search's 64-pixel chunks, one more and one less, a few pixels
+        // past them, and narrower than one; the levels' greys on both sides of `darkBelow`.
+        func noise(_ width: Int, _ height: Int) -> (String, GrayImage) {
+            var image = GrayImage(width: width, height: height, fill: 0)
+            for i in image.pixels.indices {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                image.pixels[i] = (seed >> 61) < 3 ? UInt8(truncatingIfNeeded: seed >> 40) & 0x7f : UInt8(truncatingIfNeeded: seed >> 40) | 0x80
+            }
+            return ("noise \(width)x\(height)", image)
         }
         return [
             ("clean", try F.image("clean.png").otsuBinarized()),
             ("steep blocks", steep.blockBinarized()),
             ("dark-blurred", dark.adaptiveBinarized(radius: 20)),
-            ("noise", noise),
+            noise(333, 257), noise(64, 64), noise(128, 65), noise(127, 40), noise(129, 40), noise(23, 300),
         ]
     }
 
@@ -275,6 +280,61 @@ struct SearchCostTests {
         }
         #expect(compared > 0)
         #expect(agreeing > 0, "the code's own size samples as a code")
+    }
+
+    /// The size test leaves the last corners unsampled only when they could not lift the
+    /// share to the bar: whether a size passes is what the three corners sampled whole say,
+    /// and so is the share of a size that passes. Through maps near a real code's (its sizes,
+    /// shifted and turned a little) and through three made-up finders in noise.
+    @Test func theSizeTestStopsSamplingOnlyWhenTheRestCouldNotLiftItToTheBar() throws {
+        let code = try F.image("blurred.jpg")
+        let binary = code.adaptiveBinarized(radius: 20)
+        let found = try #require(FinderSearch.triples(from: FinderSearch.patterns(in: binary), in: binary, grey: code).first)
+        var noise = GrayImage(width: 400, height: 400, fill: 0)
+        var seed: UInt64 = 11
+        for i in noise.pixels.indices {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            noise.pixels[i] = (seed >> 63) == 0 ? 30 : 220
+        }
+        let made = FinderTriple(topLeft: (60, 60), topRight: (340, 60), bottomLeft: (60, 340), moduleAcross: 8, moduleDown: 8)
+        var cases: [(FinderTriple, GrayImage)] = [(made, noise)]
+        for shift in stride(from: -3.0, through: 3.0, by: 1.5) {
+            for turn in [-0.6, 0.0, 0.6] {
+                func moved(_ p: (x: Double, y: Double)) -> (x: Double, y: Double) { (p.x + shift + turn * p.y / 40, p.y - turn * p.x / 40) }
+                cases.append((FinderTriple(topLeft: moved(found.topLeft), topRight: moved(found.topRight), bottomLeft: moved(found.bottomLeft),
+                                           moduleAcross: found.moduleAcross, moduleDown: found.moduleDown), code))
+            }
+        }
+        var passed = 0, stopped = 0
+        for (triple, image) in cases {
+            for dimension in Set([QRGeometry.smallestSide, 25, 29, 33] + found.candidateDimensions).sorted() {
+                let map = try #require(GridSampler.guide(for: triple, dimension: dimension))
+                let whole = FixedPatterns.finderAgreement(corners: GridSampler.cornerGrids(image, map: map, dimension: dimension))
+                let quick = GridPass.cornerAgreement(triple, in: image, dimension: dimension)
+                #expect((quick >= GridPass.leastFinderAgreement) == (whole >= GridPass.leastFinderAgreement), "\(dimension)")
+                #expect(quick >= whole, "\(dimension)")
+                if whole >= GridPass.leastFinderAgreement {
+                    #expect(quick == whole, "\(dimension)")
+                    passed += 1
+                }
+                if quick != whole { stopped += 1 }
+            }
+        }
+        #expect(passed > 0 && stopped > 0, "passed \(passed), stopped early \(stopped)")
+    }
+
+    /// A module's grey as a byte is `rounded()`'s, clamped: at halves, next to them, beyond
+    /// either end and at every hundredth in between.
+    @Test func aModulesGreyIsItsMeanRounded() {
+        var means: [Double] = [-1, -0.5, -0.0, 0, 255, 255.49, 255.5, 256, 1e9, .infinity, -.infinity]
+        for whole in 0...255 {
+            let half = Double(whole) + 0.5
+            means += [half, half.nextUp, half.nextDown, Double(whole).nextUp, Double(whole).nextDown]
+            means += (0..<100).map { Double(whole) + Double($0) / 100 }
+        }
+        for mean in means {
+            #expect(GridSampler.grey(mean) == UInt8(max(0, min(255, mean.rounded()))), "\(mean)")
+        }
     }
 
     @Test func zbarIsNotAskedAboutCornersThatDoNotSampleAsFinders() throws {
