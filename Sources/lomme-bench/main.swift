@@ -121,16 +121,14 @@ for path in paths {
     }
 }
 
-func String(format value: Double) -> String {
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10)"
-}
-
-func String(format value: Double, places: Int) -> String {
-    let scale = places == 3 ? 1000 : 100
-    let n = Int((value * Double(scale)).rounded())
-    let fraction = "\(n % scale)"
-    return "\(n / scale)." + String(repeating: "0", count: (places == 3 ? 3 : 2) - fraction.count) + fraction
+/// `value` with `places` (1 to 3) digits after the point, a negative one with its sign in
+/// front ("-7.9": --pass-times' start of a pass still running when another's decode was
+/// accepted came out as "-7.-9").
+func String(format value: Double, places: Int = 1) -> String {
+    let places = max(1, min(3, places)), scale = [10, 100, 1000][places - 1]
+    let n = Int((value * Double(scale)).rounded()), magnitude = Int(n.magnitude)
+    let fraction = "\(magnitude % scale)"
+    return (n < 0 ? "-" : "") + "\(magnitude / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
 }
 
 func cameraBench(_ arguments: [String]) {
