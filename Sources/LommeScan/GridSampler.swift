@@ -37,7 +37,8 @@ enum GridSampler {
     /// since the threshold's window reaches `gridWindow` modules beyond the block and the
     /// code's own edge is each corner's edge. A fraction of the work (three 12×12 blocks of a
     /// version 10 code's 57×57, sampled and thresholded), and most sizes tried fail that test
-    /// and are never sampled whole.
+    /// and are never sampled whole. (The size test takes them one at a time, `cornerGrid`, and
+    /// stops once the rest could not change its verdict: `GridPass.cornerAgreement`.)
     static func cornerGrids(_ image: GrayImage, map: Homography, dimension: Int) -> [GrayImage] {
         QRGeometry.FinderCorner.allCases.map { cornerGrid(image, map: map, dimension: dimension, $0) }
     }

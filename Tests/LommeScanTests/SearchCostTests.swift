@@ -324,9 +324,9 @@ struct SearchCostTests {
     }
 
     /// A module's grey as a byte is `rounded()`'s, clamped: at halves, next to them, beyond
-    /// either end and at every hundredth in between.
+    /// either end (and for no number at all), and at every hundredth in between.
     @Test func aModulesGreyIsItsMeanRounded() {
-        var means: [Double] = [-1, -0.5, -0.0, 0, 255, 255.49, 255.5, 256, 1e9, .infinity, -.infinity]
+        var means: [Double] = [-1, -0.5, -0.0, 0, 255, 255.49, 255.5, 256, 1e9, .infinity, -.infinity, .nan]
         for whole in 0...255 {
             let half = Double(whole) + 0.5
             means += [half, half.nextUp, half.nextDown, Double(whole).nextUp, Double(whole).nextDown]
