@@ -85,8 +85,9 @@ struct SearchCostTests {
         let steep = try F.image("steep.jpg")
         let dark = try F.image("dark-blurred.jpg")
         var seed: UInt64 = 20_261_122
-        // Rows as wide as the search's 64-pixel chunks, one more and one less, a few pixels
-        // past them, and narrower than one; the levels' greys on both sides of `darkBelow`.
+        // Rows a multiple of the row search's eight-pixel reads wide, a pixel wider and
+        // narrower, and narrow ones; dark and light pixels of every grey either side of
+        // `darkBelow` (the search reads the top bit).
         func noise(_ width: Int, _ height: Int) -> (String, GrayImage) {
             var image = GrayImage(width: width, height: height, fill: 0)
             for i in image.pixels.indices {
