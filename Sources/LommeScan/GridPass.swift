@@ -112,8 +112,8 @@ enum GridPass {
         }
         // And its patterns under the steep bound, when it admits more: a terminal rendering
         // on a dark screen with cells twice as tall as wide, blurred, keeps a finder's rings
-        // only block by block (`tall-cells.jpg`; also `tilted/13` and `tilted/19`, dark codes
-        // seen steeply).
+        // only block by block (`tall-cells.jpg`, from the tune half of `photos-b`; it also
+        // reads `tilted/19` (tune) and `tilted/13` (check, not tuned on), dark codes seen steeply).
         searches.append {
             let steep = Pass.workingBlockSteepPatterns(s, inverted: inverted)
             guard steep.count > Pass.workingBlockPatterns(s, inverted: inverted).count,
