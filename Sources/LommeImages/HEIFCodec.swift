@@ -80,6 +80,10 @@ enum HEIFCodec {
             throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images refer to each other in a loop); convert the picture to JPEG or PNG and try again")
         case .notAPicture:
             throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (an image is made from an item that is not a picture); convert the picture to JPEG or PNG and try again")
+        case .tooComplex:
+            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images are made from images more than \(HEIFReferences.maxDepth) levels deep or from more than \(HEIFReferences.maxDecodes) pictures); convert the picture to JPEG or PNG and try again")
+        case .ambiguous:
+            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (it holds two 'meta', 'iinf' or 'iref' boxes, or two items of one number); convert the picture to JPEG or PNG and try again")
         case nil:
             break
         }

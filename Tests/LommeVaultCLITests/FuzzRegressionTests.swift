@@ -67,6 +67,19 @@ struct FuzzRegressionTests {
         #expect(r.status == 2 && r.signal == nil && r.stderr.contains("made from an item that is not a picture"), "\(r.status): \(r.stderr)")
     }
 
+    /// The CI fuzzer's finds of 2026-11-26 (one an out-of-memory at 2 GB in CI): the same
+    /// two damages, with the reference box inside 'iref' declaring a size that does not fit
+    /// (0xB600000E, 0x0200000E). libheif reads a reference by its fields and ignores that
+    /// size, so the loader must too: the grid made from itself ran libheif 1.15 out of tile
+    /// threads after 900 MB and 5 s (std::system_error, abort), the 'iden' stopped it on its
+    /// `imginfo` assertion. Both are now exit 2 at once.
+    @Test(arguments: [("grid-made-from-itself-through-a-missized-reference-box.heic", "refer to each other in a loop"),
+                      ("iden-through-a-missized-reference-box.heic", "made from an item that is not a picture")])
+    func heicReferenceWithAMissizedBoxIsDamaged(_ fixture: String, _ message: String) {
+        let r = CLI.run([packageRoot + "/fixtures/fuzz/heic/" + fixture], shell: #"ulimit -v 1048576; "$LV" scan "$1""#, timeout: 20)
+        #expect(r.status == 2 && r.signal == nil && r.stderr.contains(message), "\(r.status): \(r.stderr)")
+    }
+
     /// The heic fuzzer's second find: a 1.9 KB file whose 41×41 grid item declares a
     /// 24950×26995 canvas in its grid descriptor. libheif 1.15 allocated the canvas (2 GB)
     /// before finding out it could not fill it; the loader now sets libheif's own size
