@@ -74,6 +74,9 @@ enum HEIFReferences {
         func visit(_ node: UInt32) -> (depth: Int, decodes: Int) {
             if let done = finished[node] { return done }
             if onPath.contains(node) { damage = .loop; return (0, 1) }
+            // Deeper than allowed already: stop before the recursion does (a chain of
+            // thousands of items must not overflow this thread's stack).
+            if onPath.count > maxDepth { damage = .tooComplex; return (0, 1) }
             onPath.insert(node)
             var depth = 0, decodes = 1
             for target in edges[node] ?? [] {

@@ -1,3 +1,4 @@
+import Foundation
 @testable import LommeImages
 import Testing
 
@@ -117,6 +118,14 @@ struct HEIFReferencesTests {
         }
         #expect(HEIFReferences.damage(chain(HEIFReferences.maxDepth)) == nil)
         #expect(HEIFReferences.damage(chain(HEIFReferences.maxDepth + 1)) == .tooComplex)
+        // A chain of 20000 is refused without following it to its end (on a 64 KB stack).
+        final class Outcome: @unchecked Sendable { var damage: HEIFReferences.Damage? }
+        let long = Outcome(), done = DispatchSemaphore(value: 0), bytes = chain(20_000)
+        let thread = Thread { long.damage = HEIFReferences.damage(bytes); done.signal() }
+        thread.stackSize = 64 * 1024
+        thread.start()
+        done.wait()
+        #expect(long.damage == .tooComplex)
         // A grid of grids, each tile the same item: no loop, but every reference is decoded.
         // 1 + 63 × (1 + 64) = 4096 decodes are allowed, 1 + 64 × 65 are not.
         func grids(_ outer: Int) -> [UInt8] {
