@@ -15,18 +15,6 @@ enum FixedPatterns {
         return agreement([(grid, 0, 0, 1, 1), (grid, 0, d - 1, 1, -1), (grid, d - 1, 0, -1, 1)]).share
     }
 
-    /// The same from the three corners alone (`GridSampler.cornerGrids`: top-left, top-right
-    /// and bottom-left, each a square block of the code as the code has it).
-    static func finderAgreement(corners: [GrayImage]) -> Double {
-        guard corners.count == QRGeometry.finders else { return 0 }
-        var agree = 0
-        for (block, corner) in zip(corners, QRGeometry.FinderCorner.allCases) {
-            guard let count = agreeing(block, at: corner) else { return 0 }
-            agree += count
-        }
-        return Double(agree) / Double(cornerModules * QRGeometry.finders)
-    }
-
     /// The modules each finder's corner block holds: the finder and its separator.
     static let cornerModules = (QRGeometry.finderSide + 1) * (QRGeometry.finderSide + 1)
 

@@ -30,20 +30,14 @@ enum GridSampler {
     /// a `localGrid` depends on: the finder's 8×8 block and the grid window beyond it.
     static let cornerReach = QRGeometry.finderSide + 1 + gridWindow
 
-    /// The three finder corners of a `dimension`-module code that `map` places in `image`,
-    /// each `cornerReach` modules square as the code has it (top-left, top-right,
-    /// bottom-left) and thresholded as `localGrid` thresholds the whole sample: wherever
-    /// `FixedPatterns.finderAgreement(corners:)` looks (a corner's 8×8 block) the same modules,
-    /// since the threshold's window reaches `gridWindow` modules beyond the block and the
-    /// code's own edge is each corner's edge. A fraction of the work (three 12×12 blocks of a
-    /// version 10 code's 57×57, sampled and thresholded), and most sizes tried fail that test
-    /// and are never sampled whole. (The size test takes them one at a time, `cornerGrid`, and
-    /// stops once the rest could not change its verdict: `GridPass.cornerAgreement`.)
-    static func cornerGrids(_ image: GrayImage, map: Homography, dimension: Int) -> [GrayImage] {
-        QRGeometry.FinderCorner.allCases.map { cornerGrid(image, map: map, dimension: dimension, $0) }
-    }
-
-    /// One of `cornerGrids`.
+    /// The finder corner `corner` of a `dimension`-module code that `map` places in
+    /// `image`, `cornerReach` modules square as the code has it, thresholded as `localGrid`
+    /// thresholds the whole sample: wherever `FixedPatterns.agreeing` looks (the corner's
+    /// 8×8 block) the same modules, since the threshold's window reaches `gridWindow`
+    /// modules beyond the block and the code's own edge is the corner's edge. A fraction of
+    /// the work (three 12×12 blocks of a version 10 code's 57×57), and most sizes tried fail
+    /// the size test and are never sampled whole (`GridPass.cornerAgreement`, which takes
+    /// the corners one at a time and stops once the rest could not change its verdict).
     static func cornerGrid(_ image: GrayImage, map: Homography, dimension: Int, _ corner: QRGeometry.FinderCorner) -> GrayImage {
         let reach = min(cornerReach, dimension), far = dimension - reach
         let (top, left) = switch corner {

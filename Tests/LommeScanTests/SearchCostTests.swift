@@ -362,3 +362,24 @@ struct SearchCostTests {
         #expect(asked > 0)
     }
 }
+
+/// The size test's reference: the three corners sampled whole, with no early stop
+/// (production takes them one at a time, `GridPass.cornerAgreement`).
+extension GridSampler {
+    static func cornerGrids(_ image: GrayImage, map: Homography, dimension: Int) -> [GrayImage] {
+        QRGeometry.FinderCorner.allCases.map { cornerGrid(image, map: map, dimension: dimension, $0) }
+    }
+}
+
+extension FixedPatterns {
+    /// The share of agreeing modules over the three corner blocks of `GridSampler.cornerGrids`.
+    static func finderAgreement(corners: [GrayImage]) -> Double {
+        guard corners.count == QRGeometry.finders else { return 0 }
+        var agree = 0
+        for (block, corner) in zip(corners, QRGeometry.FinderCorner.allCases) {
+            guard let count = agreeing(block, at: corner) else { return 0 }
+            agree += count
+        }
+        return Double(agree) / Double(cornerModules * QRGeometry.finders)
+    }
+}
