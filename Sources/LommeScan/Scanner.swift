@@ -77,18 +77,16 @@ package enum Scanner {
     /// The pass order, from `bench/scan --matrix` (every pass alone on the corpus and on
     /// the first generator's photo sets) and runs of the whole pipeline: plain and the grid
     /// sampler on the working view first (they run at once, whatever the deadline and the
-    /// evidence say), then adaptive, the light-on-dark twins (dark-mode screens), the
+    /// evidence say), then the light-on-dark twins (dark-mode screens), the
     /// grid sampler at full resolution (small steep codes in 12 MP photos), local
     /// normalisation (low contrast under a dark gradient, screens), the sharpened negated
     /// view (blurred 1 MP dark-mode screens) and the binarised crops round finder groups
     /// last. The grid sampler reads tilted, bent and small codes, the most pictures no other
     /// pass reads; second, the other worker starts it as the picture is loaded instead of
-    /// after the adaptive threshold: the same pictures and frames read on every set and
-    /// half, `tilted` 5 % sooner, `hard` 4 %, the clips' frames through the whole pipeline
-    /// 3-4 %, the rest within noise (third, before the passes below, it had done the same
-    /// work 5-15 % cheaper on every set: the corpus's small pictures it reads no longer ran
-    /// the doubled view first). Adaptive after it costs one zbar scan: the grid sampler's
-    /// finder search made its threshold. The last pass taken runs alone while the other
+    /// after the adaptive threshold (the same pictures and frames read on every set and
+    /// half, `tilted` 3 % sooner; third, before the passes below, it had done the same work
+    /// 5-15 % cheaper on every set: the corpus's small pictures it reads no longer ran the
+    /// doubled view first). The last pass taken runs alone while the other
     /// thread has nothing left, and the
     /// crops take a few milliseconds where normalising a 1 MP view and scanning it took 20-27
     /// (the two the other way round read the same codes, and gave up up to 17 % sooner on the
@@ -99,10 +97,12 @@ package enum Scanner {
     /// read nothing these did not were taken out: on pictures they could not read they cost
     /// most of the time of giving up (stretched, sharpened, denoised and wide-window views;
     /// zbar on the 640, 2560 and full-size views; enlarged filtered twins; and, once the grid
-    /// sampler read all they did, the Otsu and Sauvola thresholds, the unbinarised crops and
-    /// the doubled light-on-dark threshold).
+    /// sampler read all they did, the Otsu and Sauvola thresholds, the unbinarised crops, the
+    /// doubled light-on-dark threshold and, for photos, the adaptive threshold itself, which
+    /// no picture or clip frame needed once the grid sampler ran beside plain: `adaptive`
+    /// stays in a camera frame's order, see `LiveOptions.framePasses`).
     static let order: [String] = [
-        "plain", "grid", "adaptive", "inverted", "up2", "adaptive-inv",
+        "plain", "grid", "inverted", "up2", "adaptive-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "sharpened-inv", "regions-bin",
     ]
 

@@ -85,6 +85,17 @@ struct ScannerTests {
         #expect(steep.count > usual.count, "the steep bound admits the flattened finders")
     }
 
+    /// The grid sampler runs beside `plain`, whatever the budget: a code only it reads is
+    /// read even when the budget is spent before the first pass ends (a loaded machine), on
+    /// two threads as on one. Third in the order, it was skipped then.
+    @Test(arguments: [false, true])
+    func aCodeOnlyTheGridSamplerReadsIsReadWhenTheBudgetIsSpent(parallel: Bool) throws {
+        let spent = ScanOptions(deadline: .zero, parallel: parallel)
+        let found = Scanner.scan(image: try F.image("tilted.jpg"), options: spent, accept: { $0.text == F.payload })
+        #expect(found.map(\.text) == [F.payload])
+        #expect(found.first?.pass == "grid")
+    }
+
     @Test func blurredLightOnDarkNeedsMoreThanInversion() throws {
         let image = try F.image("dark-blurred.jpg")
         #expect(Scanner.scan(image: image, options: try F.only("inverted")).isEmpty)
