@@ -11,6 +11,13 @@ enum Evidence: Sendable {
     /// dark on light, or light on dark for the passes that negate the picture.
     case finders
     case lightFinders
+    /// Light-on-dark finder patterns as `lightFinders`, and the one crossed by the most rows
+    /// crossed by at least as many as any dark-on-light one (`Pass.lightFindersLead`): a
+    /// light code's own finders are what a picture of it shows most clearly, while a dark
+    /// code's data area shows light look-alikes a row or two each beside its own dark finders.
+    /// For the sharpened negated view, which reads blurred dark-mode screens and cost an
+    /// unread photo of a dark code a sixth of its thread time.
+    case lightFindersLead
     /// The same in the full-resolution picture: for the passes that look at a 12 MP photo
     /// closer than the working view.
     case fineFinders
@@ -130,7 +137,7 @@ extension Pass {
     /// pass out of turn would cost.
     static func wouldWait(_ s: ScanSubject, _ evidence: Evidence) -> Bool {
         switch evidence {
-        case .none, .finders, .lightFinders, .lightCode: return false
+        case .none, .finders, .lightFinders, .lightFindersLead, .lightCode: return false
         case .fineFinders, .fineLightFinders: return s.patternsBeingFound("fine")
         }
     }
@@ -151,6 +158,16 @@ extension Pass {
             return finePatterns(s, inverted: evidence == .fineLightFinders).count >= leastFinders
         case .lightCode:
             return GridPass.locates(s, inverted: true)
+        case .lightFindersLead:
+            return shows(s, .lightFinders) && mostSightings(s, light: true) >= mostSightings(s, light: false)
         }
+    }
+
+    /// The most rows any one finder pattern of the working view was crossed by, in either
+    /// window's search (usual and steep bound), light on dark or dark on light.
+    static func mostSightings(_ s: ScanSubject, light: Bool) -> Int {
+        [wideWindow, narrowWindow].flatMap {
+            workingPatterns(s, divisor: $0, inverted: light) + workingSteepPatterns(s, divisor: $0, inverted: light)
+        }.map(\.hits).max() ?? 0
     }
 }

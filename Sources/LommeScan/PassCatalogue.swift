@@ -97,7 +97,7 @@ extension Pass {
         },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening opens them again.
-        Pass("sharpened-inv", needs: .lightFinders, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
+        Pass("sharpened-inv", needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
             sharpenedNegated(s).map { [$0] } ?? []
         },
         Pass("grid", needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead) { s, trial in
