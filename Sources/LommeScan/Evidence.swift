@@ -12,7 +12,7 @@ enum Evidence: Sendable {
     case finders
     case lightFinders
     /// Light-on-dark finder patterns as `lightFinders`, and the one crossed by the most rows
-    /// crossed by at least as many as any dark-on-light one (`Pass.lightFindersLead`): a
+    /// crossed by at least as many as any dark-on-light one (`Pass.mostSightings`): a
     /// light code's own finders are what a picture of it shows most clearly, while a dark
     /// code's data area shows light look-alikes a row or two each beside its own dark finders.
     /// For the sharpened negated view, which reads blurred dark-mode screens and cost an
