@@ -86,11 +86,11 @@ package enum Scanner {
     /// after the adaptive threshold (the same pictures and frames read on every set and
     /// half, `tilted` 3 % sooner; third, before the passes below, it had done the same work
     /// 5-15 % cheaper on every set: the corpus's small pictures it reads no longer ran the
-    /// doubled view first). The last pass taken runs alone while the other
-    /// thread has nothing left, and the
-    /// crops take a few milliseconds where normalising a 1 MP view and scanning it took 20-27
-    /// (the two the other way round read the same codes, and gave up up to 17 % sooner on the
-    /// photo sets, both halves: photos2, steep and tilted 10-17 %, the others within 6 %).
+    /// doubled view first). The last pass taken runs alone while the other thread has
+    /// nothing left, and the crops take a few milliseconds where normalising a 1 MP view and
+    /// scanning it took 20-27 (the two the other way round read the same codes, and gave up
+    /// up to 17 % sooner on the photo sets, both halves: photos2, steep and tilted 10-17 %,
+    /// the others within 6 %).
     /// The sharpened view came seventh; next to last it runs beside normalisation on a 1 MP
     /// photo nobody reads, where before one of them ran alone (the same codes and frames
     /// read; 2-8 % sooner on every set but photos2's check half, within noise). Passes that
