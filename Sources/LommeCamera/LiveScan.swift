@@ -31,7 +31,9 @@ package struct LiveOptions: Sendable {
     /// next to last (a screen's refresh band and moiré leave the contrast uneven); the
     /// negated threshold third, which on the tune half of the dark-mode screens
     /// (`bench/camera --matrix tune --dark`) read 100 of 144 frames alone, in 13 ms; then the
-    /// photo pipeline's order.
+    /// photo pipeline's order as it was then (the adaptive threshold before the grid sampler:
+    /// issue 29's fourteenth round moved the grid sampler up and dropped `adaptive` for photos
+    /// only; the frame orders were not tuned again).
     package static let framePasses = [
         "plain", "normalized", "adaptive-inv", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
