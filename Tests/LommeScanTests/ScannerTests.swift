@@ -293,6 +293,24 @@ struct GridSamplerTests {
         #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [expected])
     }
 
+    /// A terminal rendering whose cells are twice as tall as wide, seen a little from the side
+    /// (long-legged.jpg, the fresh set `e-easy`'s photo 108, tune half): the leg down is 2.35
+    /// times the leg across. Such legs still make a triple; legs three times apart do not.
+    @Test func legsTwiceAndAThirdApartStillMakeATriple() throws {
+        let blank = GrayImage(width: 1008, height: 756, fill: 255)
+        func triples(down: Double) -> [FinderTriple] {
+            let corners = [(704.0, 324.0, 2.3), (793.0, 318.0, 2.2), (706.0, 324.0 + down, 3.1)]
+            return FinderSearch.triples(from: corners.map { FinderPattern(x: $0.0, y: $0.1, module: $0.2, hits: 6) }, in: blank)
+        }
+        #expect(triples(down: 209).map(\.topLeft.x).contains(704))
+        #expect(triples(down: 270).isEmpty)
+
+        let image = try F.image("long-legged.jpg")
+        let expected = String(decoding: try ImageLoader.read(path: F.path("long-legged.txt")), as: UTF8.self)
+        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [expected])
+    }
+
     @Test func homographyMapsTheFourPointsItWasMadeFrom() throws {
         let from = [(x: 0.0, y: 0.0), (x: 10.0, y: 0.0), (x: 10.0, y: 10.0), (x: 0.0, y: 10.0)]
         let to = [(x: 5.0, y: 7.0), (x: 40.0, y: 2.0), (x: 52.0, y: 61.0), (x: 1.0, y: 33.0)]
