@@ -165,9 +165,9 @@ extension FinderSearch {
     /// the nearer finder larger.
     static let tripleModuleRatio = 2.2
     /// The two legs' lengths within this factor: perspective makes the nearer leg longer, and
-    /// terminal cells twice as tall as wide make the leg down twice the leg across, more
-    /// seen a little from the side (`e-easy/108`, tune half, 2.35: the bound was 2.2, as for
-    /// the modules; at 2.6 four check-half photos of the fresh sets read too, none lost).
+    /// terminal cells twice as tall as wide make the leg down twice the leg across, and more
+    /// when seen a little from the side (`e-easy/108`, tune half: 2.35). It was 2.2, as for
+    /// the modules; at 2.6 four check-half photos of the fresh sets read too, none lost.
     static let tripleLegRatio = 2.6
     /// The legs' angle: a cosine up to this (about 41° to 139°), perspective bends the right
     /// angle. A big code seen from low down meets at up to 131° (`tilted/04`; 0.6, 53° to
