@@ -1,4 +1,5 @@
 import LommeImages
+import Synchronization
 
 /// The grid-sampler passes: finder patterns in the binarised working view (or, for the
 /// fine passes, the whole full-resolution picture), grouped into triples; for each, the
@@ -38,8 +39,12 @@ enum GridPass {
     /// (`screen-18`'s frame 10, alone), the same codes read.
     static let meshes: [MeshWarp.Fit] = [.grown, .fitted]
 
+    /// The grid pass on the working view. Its triples are handed out by a cursor kept with
+    /// the picture, so that a worker with no pass left to take can join the one running it
+    /// (`Pass.shared`): the two decode the triples in turn, each once, in the searches' order.
     static func search(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false) {
-        forEachCandidate(s, inverted: inverted, until: { trial.over }) { candidate in
+        let cursor = s.memoValue("cursor \(inverted)") { CandidateCursor() } ?? CandidateCursor()
+        forEachCandidate(s, inverted: inverted, cursor: cursor, until: { trial.over }) { candidate in
             _ = decode(candidate.triple, in: candidate.source, trial, corners: candidate.corners)
         }
     }
@@ -171,40 +176,36 @@ enum GridPass {
     /// `minimumModule` (the triple's coordinates scaled to it), from the first `limit`
     /// searches, until `over` says to stop. A later search is made only when the earlier
     /// ones' triples did not end it: the block binarisation costs nothing on a picture the
-    /// windows' patterns read.
-    static func forEachCandidate(_ s: ScanSubject, inverted: Bool, searches limit: Int = .max, until over: () -> Bool,
+    /// windows' patterns read. The triples come from `cursor`: a cursor shared by two threads
+    /// hands each triple to one of them.
+    static func forEachCandidate(_ s: ScanSubject, inverted: Bool, searches limit: Int = .max,
+                                 cursor: CandidateCursor = CandidateCursor(), until over: () -> Bool,
                                  _ body: (Candidate) -> Void) {
         guard let image = Pass.working(s) else { return }
         let grey = inverted ? Pass.negated(s, "working", image) : image
-        var handed: [FinderTriple] = []
         let toFull = Double(s.fullWidth) / Double(image.width)
-        for (index, search) in searches(s, inverted: inverted).enumerated() {
-            if over() || index >= limit { return }
-            for triple in triples(s, inverted: inverted, search: index, search)
-            where !handed.contains(where: { distance($0.topLeft, triple.topLeft) < triple.moduleAcross * FinderSearch.samePlace
-                && distance($0.topRight, triple.topRight) < triple.moduleAcross * FinderSearch.samePlace
-                && distance($0.bottomLeft, triple.bottomLeft) < triple.moduleDown * FinderSearch.samePlace }) {
-                if over() { return }
-                handed.append(triple)
-                // Sample from the coarsest view where a module is still wide enough.
-                let module = min(triple.moduleAcross, triple.moduleDown)
-                var source = grey, factor = 1.0
-                if module < minimumModule, s.fullLongSide > max(image.width, image.height),
-                   let (view, toView) = s.view(forModule: module * toFull, minimum: minimumModule) {
-                    source = inverted ? Pass.negated(s, "view\(view.width)x\(view.height)", view) : view
-                    factor = toView * toFull
-                }
-                let scaled = FinderTriple(
-                    topLeft: (triple.topLeft.x * factor, triple.topLeft.y * factor),
-                    topRight: (triple.topRight.x * factor, triple.topRight.y * factor),
-                    bottomLeft: (triple.bottomLeft.x * factor, triple.bottomLeft.y * factor),
-                    moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
-                    timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
-                let key = "corners \(inverted) \(handed.count)"
-                body(Candidate(triple: scaled, source: source) { dimension in
-                    s.memoValue("\(key) \(dimension)") { cornerAgreement(scaled, in: source, dimension: dimension) } ?? 0
-                })
+        let searches = searches(s, inverted: inverted)
+        while let (triple, number) = cursor.next(searches: min(limit, searches.count), until: over, triples: { index in
+            triples(s, inverted: inverted, search: index, searches[index])
+        }) {
+            // Sample from the coarsest view where a module is still wide enough.
+            let module = min(triple.moduleAcross, triple.moduleDown)
+            var source = grey, factor = 1.0
+            if module < minimumModule, s.fullLongSide > max(image.width, image.height),
+               let (view, toView) = s.view(forModule: module * toFull, minimum: minimumModule) {
+                source = inverted ? Pass.negated(s, "view\(view.width)x\(view.height)", view) : view
+                factor = toView * toFull
             }
+            let scaled = FinderTriple(
+                topLeft: (triple.topLeft.x * factor, triple.topLeft.y * factor),
+                topRight: (triple.topRight.x * factor, triple.topRight.y * factor),
+                bottomLeft: (triple.bottomLeft.x * factor, triple.bottomLeft.y * factor),
+                moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
+                timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
+            let key = "corners \(inverted) \(number)"
+            body(Candidate(triple: scaled, source: source) { dimension in
+                s.memoValue("\(key) \(dimension)") { cornerAgreement(scaled, in: source, dimension: dimension) } ?? 0
+            })
         }
     }
 
@@ -312,5 +313,57 @@ enum GridPass {
             if trial.scan(GridSampler.render(grid)) { return true }
         }
         return false
+    }
+}
+
+/// Where the grid pass is in its searches' triples (`GridPass.forEachCandidate`): the next
+/// search and triple, and the places handed out so far. Shared by the threads running one
+/// grid pass, it hands each triple to one of them, in order; the triples of a search are
+/// made outside its lock (memoised in the picture: a thread asking while the other makes
+/// them waits for them, or makes a version ahead meanwhile).
+final class CandidateCursor: Sendable {
+    private struct Place {
+        var search = 0
+        var triple = 0
+        var handed: [FinderTriple] = []
+    }
+    private let place = Mutex(Place())
+
+    /// The next triple of a place not handed out before, and how many were handed out with it
+    /// (its number, from 1: the key its corner samples are kept under); nil once the first
+    /// `count` searches are done, or `over` says to stop before a search is made.
+    func next(searches count: Int, until over: () -> Bool, triples: (Int) -> [FinderTriple]) -> (FinderTriple, Int)? {
+        var search = place.withLock { $0.search }
+        while search < count {
+            if over() { return nil }
+            let made = triples(search)
+            let taken = place.withLock { place -> (FinderTriple, Int)? in
+                // Another thread may have finished this search meanwhile: go on from where it is.
+                guard place.search == search else { return nil }
+                while place.triple < made.count {
+                    let triple = made[place.triple]
+                    place.triple += 1
+                    if place.handed.contains(where: { $0.samePlace(as: triple) }) { continue }
+                    place.handed.append(triple)
+                    return (triple, place.handed.count)
+                }
+                place.search += 1
+                place.triple = 0
+                return nil
+            }
+            if let taken { return taken }
+            search = place.withLock { $0.search }
+        }
+        return nil
+    }
+}
+
+extension FinderTriple {
+    /// Whether every corner of `other` is near the same corner of this one (within
+    /// `FinderSearch.samePlace` of `other`'s modules): one place, tried once.
+    func samePlace(as other: FinderTriple) -> Bool {
+        distance(topLeft, other.topLeft) < other.moduleAcross * FinderSearch.samePlace
+            && distance(topRight, other.topRight) < other.moduleAcross * FinderSearch.samePlace
+            && distance(bottomLeft, other.bottomLeft) < other.moduleDown * FinderSearch.samePlace
     }
 }

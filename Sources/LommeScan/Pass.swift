@@ -18,6 +18,9 @@ struct Pass: Sendable {
     /// What the pass asks of the picture that a thread waiting for another may make ahead
     /// of the pass's turn (`ScanSubject.planAhead`): the evidence it is gated by, its view.
     let ahead: [JobAhead]
+    /// Whether a second worker with no pass left to take may join this one while it runs
+    /// (`Scanner.worker`): `run` then shares its work with every thread running it.
+    let shared: Bool
 
     init(_ name: String, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
          ahead: [JobAhead] = [],
@@ -25,6 +28,7 @@ struct Pass: Sendable {
         self.name = name
         self.needs = needs
         self.ahead = ahead
+        self.shared = false
         self.lineSpacing = lineSpacing
         self.run = { subject, trial in
             for image in images(subject) {
@@ -34,11 +38,12 @@ struct Pass: Sendable {
         }
     }
 
-    init(_ name: String, needs: Evidence, ahead: [JobAhead] = [],
+    init(_ name: String, needs: Evidence, ahead: [JobAhead] = [], shared: Bool = false,
          search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
         self.needs = needs
         self.ahead = ahead
+        self.shared = shared
         self.lineSpacing = 1
         self.run = search
     }

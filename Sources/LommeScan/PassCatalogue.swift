@@ -100,10 +100,13 @@ extension Pass {
         Pass("sharpened-inv", needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
             sharpenedNegated(s).map { [$0] } ?? []
         },
-        Pass("grid", needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead) { s, trial in
+        // The grid passes share their triples with a worker that has nothing else left
+        // (`GridPass.search`): on a photo nobody reads the dark one is often the last pass
+        // running.
+        Pass("grid", needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead, shared: true) { s, trial in
             GridPass.search(s, trial)
         },
-        Pass("grid-inv", needs: .lightFinders) { s, trial in GridPass.search(s, trial, inverted: true) },
+        Pass("grid-inv", needs: .lightFinders, shared: true) { s, trial in GridPass.search(s, trial, inverted: true) },
         Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
         Pass("grid-fine-inv", needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
         Pass("regions-bin", needs: .finders, lineSpacing: 1) { s in regionCrops(s) },

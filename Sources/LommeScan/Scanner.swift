@@ -22,9 +22,9 @@ package struct ScanOptions: Sendable {
     /// How many passes, the first in order, run whatever the deadline and the evidence say.
     package var mandatory = Scanner.mandatoryPasses
     /// Told of each pass taken: its name, whether it ran (or was skipped for want of
-    /// evidence) and the time it took on its thread, the evidence search included
-    /// (benchmarks: where a picture's time goes); nil for nothing.
-    package var passTimes: (@Sendable (_ pass: String, _ ran: Bool, _ time: Duration) -> Void)? = nil
+    /// evidence, or was joined by a second worker) and the time it took on its thread, the
+    /// evidence search included (benchmarks: where a picture's time goes); nil for nothing.
+    package var passTimes: (@Sendable (_ pass: String, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
     /// The names of the passes chosen, nil for the pipeline's order.
     package var passes: [String]? { selected?.map(\.name) }
@@ -41,6 +41,17 @@ package struct ScanOptions: Sendable {
         self.init(deadline: deadline, parallel: parallel)
         if let passes { selected = try Pass.named(passes) }
     }
+}
+
+/// What became of a pass a worker took (`ScanOptions.passTimes`).
+package enum PassOutcome: String, Sendable {
+    /// It ran.
+    case ran
+    /// It was skipped: its view shows no finder pattern (`Evidence`).
+    case skipped
+    /// A worker with no pass left to take joined it while the other ran it, sharing its work
+    /// (`Pass.shared`).
+    case joined
 }
 
 /// One QR payload found in a picture.
@@ -233,16 +244,33 @@ package enum Scanner {
             let started = clock.now
             // A pass that cannot see a finder pattern cannot read a code.
             if options.gated && !mandatory && !Pass.shows(subject, pass.needs) {
-                options.passTimes?(pass.name, false, clock.now - started)
+                options.passTimes?(pass.name, .skipped, clock.now - started)
                 continue
             }
             state.ran(pass.name)
+            if pass.shared { state.share(index) }
+            run(pass, index: index)
+            if pass.shared { state.stopSharing(index) }
+            options.passTimes?(pass.name, .ran, clock.now - started)
+        }
+        // No pass left to take: rather than idle while the other worker finishes a pass that
+        // shares its work (the grid sampler, on a photo nobody reads often the last one
+        // running), join it, each thread taking the next triple in turn.
+        while !state.stopped, let index = state.joinable() {
+            if index >= options.mandatory && clock.now >= end { break }
+            let started = clock.now
+            run(passes[index], index: index)
+            options.passTimes?(passes[index].name, .joined, clock.now - started)
+        }
+
+        func run(_ pass: Pass, index: Int) {
+            // Past the budget, only the first passes go on (above).
+            let mandatory = index < options.mandatory
             withoutActuallyEscaping(report) { report in
                 let trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
                 pass.run(subject, trial)
             }
-            options.passTimes?(pass.name, true, clock.now - started)
         }
     }
 }
@@ -268,6 +296,8 @@ final class SearchState: Sendable {
         var stopped = false
         var ran: [String] = []
         var workersDone = 0
+        /// Passes running now that a worker may join (`Pass.shared`), each until one does.
+        var sharing: [Int] = []
     }
     private let inner = Mutex(Inner())
 
@@ -295,6 +325,13 @@ final class SearchState: Sendable {
             return true
         }
     }
+
+    /// Pass `index`, which shares its work, is running: a worker with nothing left may join it.
+    func share(_ index: Int) { inner.withLock { $0.sharing.append(index) } }
+    /// Pass `index` has ended (on the thread that took it).
+    func stopSharing(_ index: Int) { inner.withLock { $0.sharing.removeAll { $0 == index } } }
+    /// A running pass to join, each once; nil when none shares its work.
+    func joinable() -> Int? { inner.withLock { $0.sharing.isEmpty ? nil : $0.sharing.removeFirst() } }
 
     /// Records decodes, each unless the same payload was found before.
     func report(_ decoded: [Decoded]) {

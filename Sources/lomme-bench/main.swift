@@ -59,11 +59,11 @@ chosen.gated = gated
 chosen.everyLine = everyLine
 if frame { chosen = LiveOptions().frameScan(oddFrame ? 1 : 0) }
 if passTimes {
-    // One line a pass on stderr: PASS \t ran|skipped \t MILLISECONDS (on its thread) \t
+    // One line a pass on stderr: PASS \t ran|skipped|joined \t MILLISECONDS (on its thread) \t
     // START-END (milliseconds since the picture's scan began: which passes ran side by side).
-    chosen.passTimes = { pass, ran, time in
+    chosen.passTimes = { pass, outcome, time in
         let end = milliseconds(ContinuousClock.now - scanStart.withLock { $0 }), took = milliseconds(time)
-        var line = "\(pass)\t\(ran ? "ran" : "skipped")\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
+        var line = "\(pass)\t\(outcome.rawValue)\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 }
