@@ -198,7 +198,7 @@ extension FinderSearch {
     /// is the two-level picture they were found in, used to measure module widths along each leg.
     static func triples(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage? = nil) -> [FinderTriple] {
         let candidates = Array(patterns.prefix(tripleCandidates))
-        var scored: [([FinderTriple], Double)] = []
+        var scored: [([(corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)], Double)] = []
         for i in candidates.indices {
             for j in candidates.indices where j > i {
                 for k in candidates.indices where k > j {
@@ -210,11 +210,15 @@ extension FinderSearch {
                     let modules = p.map(\.module)
                     let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(first.cosine) * anglePenalty) / first.ratio
                         / (modules.max()! / modules.min()!)
-                    scored.append((choices.map { triple(corner: $0.corner, $0.1, $0.2, in: binary, grey: grey) }, score))
+                    scored.append((choices, score))
                 }
             }
         }
-        return scored.sorted { $0.1 > $1.1 }.prefix(maximumTriples).flatMap(\.0)
+        // Only the kept ones are measured along their legs and timing patterns (walks of
+        // hundreds of pixels each): of a dark code's light look-alikes, most of the 84.
+        return scored.sorted { $0.1 > $1.1 }.prefix(maximumTriples).flatMap { choices, _ in
+            choices.map { triple(corner: $0.corner, $0.1, $0.2, in: binary, grey: grey) }
+        }
     }
 
     /// The triple with `a` at the top-left corner: module widths measured along its legs,

@@ -127,6 +127,47 @@ struct SearchCostTests {
         #expect(all.contains { $0.dark.count >= 3 } && all.contains { $0.light.count >= 3 })
     }
 
+    /// The triples of the searches as they were made before only the kept ones were measured:
+    /// every combination measured along its legs and timing patterns, then ranked.
+    static func everyTripleMeasured(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage) -> [FinderTriple] {
+        let candidates = Array(patterns.prefix(FinderSearch.tripleCandidates))
+        var scored: [([FinderTriple], Double)] = []
+        for i in candidates.indices {
+            for j in candidates.indices where j > i {
+                for k in candidates.indices where k > j {
+                    let p = [candidates[i], candidates[j], candidates[k]]
+                    let choices = FinderSearch.cornerChoices(p)
+                    guard let first = choices.first else { continue }
+                    let modules = p.map(\.module)
+                    let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(first.cosine) * FinderSearch.anglePenalty)
+                        / first.ratio / (modules.max()! / modules.min()!)
+                    scored.append((choices.map { FinderSearch.triple(corner: $0.corner, $0.1, $0.2, in: binary, grey: grey) }, score))
+                }
+            }
+        }
+        return scored.sorted { $0.1 > $1.1 }.prefix(FinderSearch.maximumTriples).flatMap(\.0)
+    }
+
+    @Test func onlyTheKeptTriplesAreMeasuredAndTheyAreTheSame() throws {
+        var compared = 0
+        for name in ["tilted.jpg", "steep.jpg", "foreshortened.jpg", "long-legged.jpg", "tall-cells.jpg"] {
+            let grey = try F.image(name).fitting(longSide: Pass.workingSide)
+            let binary = grey.adaptiveBinarized(radius: Pass.localRadius(grey, divisor: Pass.narrowWindow))
+            let both = FinderSearch.patternsByPolarity(in: binary, scale: FinderSearch.steepCrossCheckScale)
+            for (patterns, image, picture) in [(both.dark, binary, grey), (both.light, binary.inverted(), grey.inverted())] {
+                let kept = FinderSearch.triples(from: patterns, in: image, grey: picture)
+                let every = Self.everyTripleMeasured(from: patterns, in: image, grey: picture)
+                #expect(kept.map(Self.described) == every.map(Self.described), "\(name)")
+                compared += kept.count
+            }
+        }
+        #expect(compared >= 20, "the pictures hold triples to compare")
+    }
+
+    static func described(_ t: FinderTriple) -> String {
+        "\(t.topLeft) \(t.topRight) \(t.bottomLeft) \(t.moduleAcross) \(t.moduleDown) \(String(describing: t.timingDimension)) \(String(describing: t.finderModules))"
+    }
+
     /// The whole-number test the row search asks of every run never refuses five runs the
     /// ratio test takes, and refuses most of the others (every run from 1 to 14 pixels).
     @Test func theWholeNumberRunTestIsNeverStricterThanTheRatioTest() {
