@@ -10,7 +10,7 @@ import Testing
 @Suite("Scanner shared passes")
 struct SharedPassTests {
     typealias F = ScanFixtures
-    /// Long enough for a lost wake-up to show, far longer than any step here takes.
+    /// Long enough for a thread left without a triple to show, far longer than any step here takes.
     static var patience: DispatchTime { .now() + .seconds(20) }
 
     /// A triple's corners, to compare triples by.
@@ -72,7 +72,7 @@ struct SharedPassTests {
         #expect(Pass.catalogue.filter(\.shared).map(\.name) == ["grid", "grid-inv"])
     }
 
-    /// Two workers read the fixtures the grid pass reads as one does, whoever takes the triple.
+    /// Two workers read the fixtures the grid passes read, whichever of them takes the triple.
     @Test(arguments: ["long-legged", "foreshortened", "tall-cells"])
     func twoWorkersReadWhatOneReads(_ name: String) throws {
         let image = try F.image(name + ".jpg")
