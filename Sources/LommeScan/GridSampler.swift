@@ -31,13 +31,22 @@ enum GridSampler {
     static let cornerReach = QRGeometry.finderSide + 1 + gridWindow
 
     /// The finder corner `corner` of a `dimension`-module code that `map` places in
-    /// `image`, `cornerReach` modules square as the code has it, thresholded as `localGrid`
-    /// thresholds the whole sample: wherever `FixedPatterns.agreeing` looks (the corner's
-    /// 8×8 block) the same modules, since the threshold's window reaches `gridWindow`
-    /// modules beyond the block and the code's own edge is the corner's edge. A fraction of
-    /// the work (three 12×12 blocks of a version 10 code's 57×57), and most sizes tried fail
-    /// the size test and are never sampled whole (`GridPass.cornerAgreement`, which takes
-    /// the corners one at a time and stops once the rest could not change its verdict).
+    /// `image`, `cornerReach` modules square as the code has it, each module's grey read at
+    /// its centre, thresholded as `localGrid` thresholds a whole sample: wherever
+    /// `FixedPatterns.agreeing` looks (the corner's 8×8 block) the same modules as the whole
+    /// code sampled at its modules' centres, since the threshold's window reaches
+    /// `gridWindow` modules beyond the block and the code's own edge is the corner's edge. A
+    /// fraction of the work (three 12×12 blocks of a version 10 code's 57×57), and most
+    /// sizes tried fail the size test and are never sampled whole (`GridPass.cornerAgreement`,
+    /// which takes the corners one at a time and stops once the rest could not change its
+    /// verdict).
+    ///
+    /// One point a module (its centre, interpolated between four pixels), where `sample`
+    /// takes the mean of nine for the grid handed to zbar: the size test only asks whether
+    /// the corners look like finder patterns, and on the bench the centres said the same as
+    /// the means of nine — the same pictures read on every set and half, the fresh sets and
+    /// the clip frames — at a ninth of the samples (an unread `tilted` photo samples 400-1000
+    /// corner blocks: a tenth of its CPU time, `tilted` 5 % sooner, `tilted-b` 8-10 %).
     static func cornerGrid(_ image: GrayImage, map: Homography, dimension: Int, _ corner: QRGeometry.FinderCorner) -> GrayImage {
         let reach = min(cornerReach, dimension), far = dimension - reach
         let (top, left) = switch corner {
@@ -49,8 +58,8 @@ enum GridSampler {
         image.pixels.withUnsafeBufferPointer { px in
             for row in 0..<reach {
                 for column in 0..<reach {
-                    let mean = module(px, image.width, image.height, row: top + row, column: left + column) { map.map($0, $1) }
-                    values[row * reach + column] = grey(mean)
+                    let centre = map.map(Double(left + column) + 0.5, Double(top + row) + 0.5)
+                    values[row * reach + column] = grey(bilinear(px, image.width, image.height, centre.x, centre.y))
                 }
             }
         }

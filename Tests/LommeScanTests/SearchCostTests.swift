@@ -291,9 +291,10 @@ struct SearchCostTests {
     }
 
     /// The size test samples only the three corners: each corner's module grid, thresholded
-    /// against the modules round each, is the whole sample's wherever the finder agreement
-    /// looks (the finder and its separator) — on a real code through its map, and through
-    /// maps at every size tried, of sides from 21 (whose corners overlap) up.
+    /// against the modules round each, is the whole code's sampled at its modules' centres
+    /// wherever the finder agreement looks (the finder and its separator) — on a real code
+    /// through its map, and through maps at every size tried, of sides from 21 (whose
+    /// corners overlap) up.
     @Test func theCornersAloneSampleAsTheWholeGridWhereTheFindersAre() throws {
         let code = try F.image("blurred.jpg")
         let binary = code.adaptiveBinarized(radius: 20)
@@ -302,7 +303,7 @@ struct SearchCostTests {
         var compared = 0, agreeing = 0
         for dimension in [QRGeometry.smallestSide, 25] + triple.candidateDimensions {
             let map = try #require(GridSampler.guide(for: triple, dimension: dimension))
-            let whole = GridSampler.localGrid(GridSampler.sample(code, map: map, dimension: dimension))
+            let whole = GridSampler.localGrid(GridSampler.centres(code, map: map, dimension: dimension))
             let corners = GridSampler.cornerGrids(code, map: map, dimension: dimension)
             let agreement = FixedPatterns.finderAgreement(corners: corners)
             #expect(agreement == FixedPatterns.finderAgreement(whole), "\(dimension)")
@@ -409,6 +410,21 @@ struct SearchCostTests {
 extension GridSampler {
     static func cornerGrids(_ image: GrayImage, map: Homography, dimension: Int) -> [GrayImage] {
         QRGeometry.FinderCorner.allCases.map { cornerGrid(image, map: map, dimension: dimension, $0) }
+    }
+
+    /// The whole code sampled as the size test samples its corners: each module's grey read
+    /// at its centre (`sample` takes the mean of nine points for zbar's grid).
+    static func centres(_ image: GrayImage, map: Homography, dimension: Int) -> GrayImage {
+        var values = [UInt8](repeating: 0, count: dimension * dimension)
+        image.pixels.withUnsafeBufferPointer { px in
+            for row in 0..<dimension {
+                for column in 0..<dimension {
+                    let p = map.map(Double(column) + 0.5, Double(row) + 0.5)
+                    values[row * dimension + column] = grey(bilinear(px, image.width, image.height, p.x, p.y))
+                }
+            }
+        }
+        return GrayImage(width: dimension, height: dimension, pixels: values)
     }
 }
 
