@@ -151,13 +151,20 @@ struct LocalStats {
                     q = q &+ squares[c]
                 }
                 let start = y * w
-                for x in 0..<w {
+                // The window slides along the row: column x + r + 1 comes in, column x - r goes
+                // out, each clamped to the picture. In three stretches, so that the long middle
+                // one, where neither is clamped, does no clamping.
+                @inline(__always) func step(_ x: Int, enter: Int, leave: Int) {
                     let m = divided(s &+ half)
-                    sink.put(start + x, mean: m, variance: S.spread ? Int(divided(q)) - Int(m) * Int(m) : 0)
-                    let enter = min(x + r + 1, w - 1), leave = max(x - r, 0)
+                    sink.put(start &+ x, mean: m, variance: S.spread ? Int(divided(q)) &- Int(m) &* Int(m) : 0)
                     s = s &+ sums[enter] &- sums[leave]
                     if S.spread { q = q &+ squares[enter] &- squares[leave] }
                 }
+                let middle = max(0, w - r - 1)  // below it x + r + 1 is in the picture
+                let left = min(r, middle)       // from it (to `middle`) x - r is
+                for x in 0..<left { step(x, enter: x + r + 1, leave: 0) }
+                for x in left..<middle { step(x, enter: x &+ r &+ 1, leave: x &- r) }
+                for x in middle..<w { step(x, enter: w - 1, leave: max(x - r, 0)) }
                 // The windows move down a row: row y + r + 1 comes in, row y - r goes out.
                 let add = row(y + r + 1), remove = row(y - r)
                 if S.spread {

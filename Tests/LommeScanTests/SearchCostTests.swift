@@ -243,7 +243,7 @@ struct SearchCostTests {
     /// Local means and spreads in one sweep are those of the plain box sums (the mean
     /// rounded, the mean of squares truncated, the spread from the two), edges repeated, on
     /// pictures smaller and larger than the window; the mean alone is the same mean.
-    @Test(arguments: [(1, 1, 1), (3, 7, 4), (50, 40, 1), (50, 40, 20), (120, 90, 9), (31, 5, 100)])
+    @Test(arguments: [(1, 1, 1), (3, 7, 4), (50, 40, 1), (50, 40, 20), (30, 12, 20), (120, 90, 9), (31, 5, 100)])
     func meansAndSpreadsInOneSweepAreTheBoxSums(width: Int, height: Int, radius: Int) {
         var seed = UInt64(width * 1000 + height * 10 + radius)
         let pixels = (0..<width * height).map { _ -> UInt8 in
