@@ -290,6 +290,84 @@ struct SearchCostTests {
         }
     }
 
+    /// The block binarisation reads and writes whole 8×8 blocks eight pixels at a time: the
+    /// same picture as a pixel at a time, on photos and on noise, flat and patchy, whose sides
+    /// are and are not multiples of a block, and smaller than one.
+    @Test func theBlockBinarisationEightPixelsAtATimeIsThePlainOne() throws {
+        var seed: UInt64 = 20_261_127
+        func patchy(_ width: Int, _ height: Int) -> GrayImage {
+            var image = GrayImage(width: width, height: height, fill: 0)
+            for y in 0..<height {
+                for x in 0..<width {
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    // Flat patches (light and dark) with a little grain, and noisy ones.
+                    let patch = (x / 13 + y / 11) % 3
+                    let grain = Int(seed >> 61)
+                    image[x, y] = patch == 0 ? UInt8(220 + grain) : patch == 1 ? UInt8(20 + grain) : UInt8(truncatingIfNeeded: seed >> 56)
+                }
+            }
+            return image
+        }
+        let pictures = [try F.image("steep.jpg"), try F.image("tilted.jpg"), try F.image("dark-blurred.jpg"),
+                        patchy(64, 64), patchy(101, 77), patchy(7, 5), patchy(8, 8), patchy(41, 200),
+                        GrayImage(width: 40, height: 40, fill: 200)]
+        for picture in pictures {
+            #expect(picture.blockBinarized().pixels == Self.plainBlockBinarized(picture).pixels, "\(picture.width)x\(picture.height)")
+        }
+    }
+
+    /// The block binarisation a pixel at a time (`GrayImage.blockBinarized` before it read
+    /// eight at a time).
+    static func plainBlockBinarized(_ image: GrayImage) -> GrayImage {
+        let side = GrayImage.blockSide, width = image.width, height = image.height
+        let columns = (width + side - 1) / side, rows = (height + side - 1) / side
+        guard columns > 0, rows > 0 else { return image }
+        var levels = [Int](repeating: 0, count: columns * rows)
+        for by in 0..<rows {
+            for bx in 0..<columns {
+                var sum = 0, lo = 255, hi = 0, count = 0
+                for y in (by * side)..<min(height, by * side + side) {
+                    for x in (bx * side)..<min(width, bx * side + side) {
+                        let v = Int(image[x, y])
+                        sum += v
+                        lo = min(lo, v)
+                        hi = max(hi, v)
+                        count += 1
+                    }
+                }
+                var level = sum / count
+                if hi - lo <= GrayImage.blockContrast {
+                    level = lo / 2
+                    if by > 0 && bx > 0 {
+                        let neighbours = (levels[(by - 1) * columns + bx] + 2 * levels[by * columns + bx - 1]
+                            + levels[(by - 1) * columns + bx - 1]) / 4
+                        if lo < neighbours { level = neighbours }
+                    }
+                }
+                levels[by * columns + bx] = level
+            }
+        }
+        var output = GrayImage(width: width, height: height, fill: 255)
+        let reach = GrayImage.blockReach, area = (2 * reach + 1) * (2 * reach + 1)
+        for by in 0..<rows {
+            let cy = min(max(by, reach), max(reach, rows - 1 - reach))
+            for bx in 0..<columns {
+                let cx = min(max(bx, reach), max(reach, columns - 1 - reach))
+                var sum = 0
+                for yy in (cy - reach)...(cy + reach) {
+                    for xx in (cx - reach)...(cx + reach) {
+                        sum += levels[min(max(yy, 0), rows - 1) * columns + min(max(xx, 0), columns - 1)]
+                    }
+                }
+                let threshold = sum / area
+                for y in (by * side)..<min(height, by * side + side) {
+                    for x in (bx * side)..<min(width, bx * side + side) where Int(image[x, y]) <= threshold { output[x, y] = 0 }
+                }
+            }
+        }
+        return output
+    }
+
     /// The size test samples only the three corners: each corner's module grid, thresholded
     /// against the modules round each, is the whole code's sampled at its modules' centres
     /// wherever the finder agreement looks (the finder and its separator) — on a real code
