@@ -44,6 +44,17 @@ extension Pass {
     /// screen clips), and the four negating passes were most of the work such a frame took;
     /// with three, the corpus, the photo sets and the fixtures read every code they read with one.
     static let leastLightFinders = QRGeometry.finders
+    /// Rows that must cross a finder pattern of the negated view's block binarisation
+    /// (`workingNegatedBlockPatterns`). There the flat-block rule that keeps a light
+    /// background clear of specks by a hundred grey levels keeps a dark one by a dozen: the
+    /// paper round a dark code, negated, turns to speckle, and a 1 MP photo of one shows
+    /// 100-250 look-alikes, each crossed by 2-4 rows (tune halves of `tilted` and
+    /// `tilted-b`), whose triples cost an unread photo 5-20 ms. A light code's own finders
+    /// there are crossed by 7 and more (`d-easy/34`: 7, 7 and 9).
+    static let negatedBlockSightings = 6
+    /// The rows of the negated view's block binarisation searched: every second one (half
+    /// the search's time; a finder crossed by six rows is still seen three times).
+    static let negatedBlockRowStep = 2
 
     /// Finder patterns in the working view binarised with a window of 1/`divisor` of its
     /// side, dark or light (made once per picture and shared with the grid pass).
@@ -96,6 +107,31 @@ extension Pass {
             guard let binary = workingBlocks(s) else { return [] }
             return FinderSearch.patternsByPolarity(in: binary, scales: [FinderSearch.crossCheckScale, FinderSearch.steepCrossCheckScale])
         }
+    }
+
+    /// The negated working view binarised block by block, for the negated grid pass's last
+    /// search: light-on-dark codes dark. The scheme is not symmetric — a block too flat to
+    /// hold an edge is taken as light, its level put far below its darkest pixel — so this
+    /// is not `workingBlocks` negated. Round a dark-mode screen's code, whose dark surround
+    /// is flat, the negated view's blocks keep the threshold low enough for a finder's dark
+    /// ring, blurred and lit by the glow of the modules round it, to stay (`d-easy/34`, tune
+    /// half: under both windows and `workingBlocks` negated each finder is one blob).
+    /// zxing-cpp reads such codes the same way, binarising the negated picture.
+    static func workingNegatedBlocks(_ s: ScanSubject) -> GrayImage? {
+        s.memo("workingNegatedBlocks") { working(s).map { negated(s, "working", $0).blockBinarized() } }
+    }
+
+    /// Dark-on-light finder patterns in `workingNegatedBlocks` (light on dark in the picture)
+    /// crossed by at least `negatedBlockSightings` rows.
+    static func workingNegatedBlockPatterns(_ s: ScanSubject) -> [FinderPattern] {
+        s.memoPatterns("workingNegatedBlocks") {
+            guard let binary = workingNegatedBlocks(s) else { return ([], []) }
+            // Every second row: a finder crossed by `negatedBlockSightings` rows or more is
+            // seen by half as many.
+            let step = negatedBlockRowStep
+            let found = FinderSearch.patternsByPolarity(in: binary, scales: [FinderSearch.crossCheckScale], rowStep: step)
+            return (found.first?.dark.filter { $0.hits * step >= negatedBlockSightings } ?? [], [])
+        }.dark
     }
 
     /// Finder patterns in the full-resolution picture binarised block by block, dark or

@@ -69,7 +69,10 @@ enum FinderSearch {
 
     /// The same at several cross-check scales in one pass over the rows: each sighting counts
     /// for every scale whose bound its column module keeps within. One list pair per scale.
-    static func patternsByPolarity(in image: GrayImage, scales: [Double])
+    /// With a `rowStep` over 1 only every `rowStep`-th row is searched (a pattern's `hits`
+    /// then count the rows searched, about 1/`rowStep` of those crossing it), and a pattern
+    /// needs only `minimumSightings` of them.
+    static func patternsByPolarity(in image: GrayImage, scales: [Double], rowStep: Int = 1)
         -> [(dark: [FinderPattern], light: [FinderPattern])] {
         let w = image.width, h = image.height
         guard w >= QRGeometry.smallestSide, h >= QRGeometry.smallestSide, let widest = scales.max() else {
@@ -80,7 +83,7 @@ enum FinderSearch {
         image.pixels.withUnsafeBufferPointer { px in
             guard let base = px.baseAddress else { return }
             let raw = UnsafeRawPointer(base)
-            for y in 0..<h {
+            for y in stride(from: 0, to: h, by: max(1, rowStep)) {
                 let row = y * w
                 // The row as runs of one level; r0…r4 are the last five runs' lengths and
                 // `s2` where the middle one of them began.
@@ -131,7 +134,8 @@ enum FinderSearch {
         // Look-alikes in the data area are confirmed by fewer still, and triples are ranked
         // by sightings.
         func confirmed(_ found: Sightings) -> [FinderPattern] {
-            found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * sightingsPerModule)) }.sorted { $0.hits > $1.hits }
+            let perModule = rowStep > 1 ? 0 : sightingsPerModule
+            return found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * perModule)) }.sorted { $0.hits > $1.hits }
         }
         return zip(dark, light).map { (confirmed($0), confirmed($1)) }
     }

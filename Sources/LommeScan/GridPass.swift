@@ -125,6 +125,14 @@ enum GridPass {
                   let blocks = Pass.workingBlocks(s) else { return (grey, []) }
             return (inverted ? Pass.negated(s, "workingBlocks", blocks) : blocks, steep)
         }
+        // For light-on-dark codes, last of all the negated view binarised block by block
+        // (`Pass.workingNegatedBlocks`: not the same as the block binarisation negated).
+        if inverted {
+            searches.append {
+                guard let blocks = Pass.workingNegatedBlocks(s) else { return (grey, []) }
+                return (blocks, Pass.workingNegatedBlockPatterns(s))
+            }
+        }
         return searches
     }
 

@@ -208,12 +208,56 @@ struct EvidenceTests {
         // usual bound. No triple of the earlier searches samples as a code.
         let image = try F.image("tall-cells.jpg")
         let subject = ScanSubject(image: image)
-        let earlier = GridPass.searches(subject, inverted: true).count - 1
+        // The searches before the block binarisation's steep one (the negated view's blocks
+        // come after it).
+        let earlier = GridPass.searches(subject, inverted: true).count - 2
         #expect(Self.bestCorners(subject, inverted: true, searches: earlier) < GridPass.leastFinderAgreement)
         #expect(Pass.workingBlockSteepPatterns(subject, inverted: true).count
             > Pass.workingBlockPatterns(subject, inverted: true).count)
         #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
         #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("tall-cells")])
+    }
+
+    @Test func aDarkModeScreensGlowingRingsStayInTheNegatedViewsBlocks() throws {
+        // glowing-rings.jpg (the fresh set `d-easy`'s photo 34, tune half): a dark-mode screen
+        // blurred by 0.4 of a module. The light modules' glow fills each finder's dark ring
+        // under both windows and in the block binarisation negated, so no triple of those
+        // searches samples as a code; the negated picture binarised block by block keeps the
+        // rings (its flat dark surround, negated, is light: the threshold round the finders
+        // stays low), and the negated grid pass reads the code from them.
+        let image = try F.image("glowing-rings.jpg")
+        let subject = ScanSubject(image: image)
+        let searches = GridPass.searches(subject, inverted: true).count
+        #expect(!Self.gridReads(subject, inverted: true, searches: searches - 1))
+        #expect(Pass.workingNegatedBlockPatterns(subject).count >= QRGeometry.finders)
+        #expect(Self.gridReads(subject, inverted: true, searches: searches))
+        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("glowing-rings")])
+        // The dark grid pass makes no such search: a dark code's binarisation is the usual one.
+        #expect(GridPass.searches(subject, inverted: false).count < searches)
+    }
+
+    /// Whether the grid pass reads a code from the triples of its first `searches` searches.
+    static func gridReads(_ subject: ScanSubject, inverted: Bool, searches: Int) -> Bool {
+        var read = false
+        let trial = Trial(scanner: ZBarScanner(), pass: "grid", isOver: { read }, report: { _ in read = true })
+        GridPass.forEachCandidate(subject, inverted: inverted, searches: searches, until: { read }) { candidate in
+            _ = GridPass.decode(candidate.triple, in: candidate.source, trial, corners: candidate.corners)
+        }
+        return read
+    }
+
+    @Test func theNegatedViewsBlocksKeepOnlyFindersCrossedByManyRows() throws {
+        // A grainy photo of a dark code (tilted.jpg): negated, its paper is dark and flat but
+        // for the grain, which the block binarisation turns to speckle full of look-alikes,
+        // each crossed by a few rows. Too few are kept to make a triple of; a light code's
+        // finders are (above).
+        let subject = ScanSubject(image: try F.image("tilted.jpg"))
+        let binary = try #require(Pass.workingNegatedBlocks(subject))
+        let all = FinderSearch.patterns(in: binary)
+        #expect(all.count >= 10)
+        #expect(all.filter { $0.hits >= Pass.negatedBlockSightings }.count < QRGeometry.finders)
+        #expect(Pass.workingNegatedBlockPatterns(subject).count < QRGeometry.finders)
     }
 
     /// One finder pattern 7 pixels a module across and 14 down, dark on light, in a picture

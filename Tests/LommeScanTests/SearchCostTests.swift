@@ -148,6 +148,24 @@ struct SearchCostTests {
         return scored.sorted { $0.1 > $1.1 }.prefix(FinderSearch.maximumTriples).flatMap(\.0)
     }
 
+    /// Searching every second row (the negated view's block binarisation) finds a code's
+    /// finders in the same places, each seen about half as often, and no pattern the search
+    /// of every row does not find.
+    @Test func everySecondRowFindsTheSameFindersSeenHalfAsOften() throws {
+        let binary = try F.image("clean.png").otsuBinarized()
+        let every = FinderSearch.patternsByPolarity(in: binary, scales: [FinderSearch.crossCheckScale])[0].dark
+        let second = FinderSearch.patternsByPolarity(in: binary, scales: [FinderSearch.crossCheckScale], rowStep: 2)[0].dark
+        for found in second {
+            #expect(every.contains { abs($0.x - found.x) <= 2 && abs($0.y - found.y) <= 2 }, "\(found)")
+        }
+        // The code's own three, crossed by the most rows.
+        for found in every.prefix(QRGeometry.finders) {
+            let same = second.first { abs($0.x - found.x) <= 1 && abs($0.y - found.y) <= 1 }
+            #expect(same != nil, "\(found)")
+            if let same { #expect(abs(2 * same.hits - found.hits) <= 2, "\(same.hits) of \(found.hits)") }
+        }
+    }
+
     @Test func onlyTheKeptTriplesAreMeasuredAndTheyAreTheSame() throws {
         var compared = 0
         for name in ["tilted.jpg", "steep.jpg", "foreshortened.jpg", "long-legged.jpg", "tall-cells.jpg"] {
@@ -308,7 +326,7 @@ struct SearchCostTests {
             }
             return image
         }
-        let pictures = [try F.image("steep.jpg"), try F.image("tilted.jpg"), try F.image("dark-blurred.jpg"),
+        let pictures = [try F.image("steep.jpg"), try F.image("tilted.jpg"), try F.image("glowing-rings.jpg"), try F.image("dark-blurred.jpg"),
                         patchy(64, 64), patchy(101, 77), patchy(7, 5), patchy(8, 8), patchy(41, 200),
                         GrayImage(width: 40, height: 40, fill: 200)]
         for picture in pictures {
