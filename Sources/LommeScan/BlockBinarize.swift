@@ -1,11 +1,26 @@
 import LommeImages
 
+/// How a pixel's threshold is made from the 5×5 blocks around its own.
+enum BlockThreshold: Sendable {
+    /// The mean of the blocks' levels (zxing's HybridBinarizer).
+    case mean
+    /// Halfway between the darkest and the lightest pixel of the 25 blocks, or nothing dark
+    /// where they differ by less than `GrayImage.blockContrast`. Where a light code glows on
+    /// a dark screen, its finders' one-module rings are grey and the mean of the blocks round
+    /// a finder, negated, is pulled up by the flat surround towards the light ring's level:
+    /// the light ring thins to a pixel and fails the finder test, while halfway between the
+    /// finder's centre and its surround keeps it a module wide (`g-dark/58`: ring 230, dark
+    /// ring 178, centre 160, surround 246 — mean 225, midrange 203).
+    case midrange
+}
+
 /// A two-level picture made block by block, cheap enough for a whole 12 MP photo: the
 /// picture cut into 8×8 blocks, each block's level the mean of its pixels (or, with too
 /// little contrast to hold an edge, a level below its darkest pixel so that it stays light
 /// unless its neighbours are darker), and every pixel compared with the mean of the levels
 /// of the 5×5 blocks around its own. The scheme of zxing's HybridBinarizer: one pass over
 /// the pixels for the statistics, one for the threshold, and memory for one block grid.
+/// (`BlockThreshold.midrange` compares with the blocks' extremes instead.)
 extension GrayImage {
     // MARK: Tuning
 
@@ -34,11 +49,17 @@ extension GrayImage {
         return (Int(sum.wrappedSum()), Int(lo.min()), Int(hi.max()))
     }
 
-    func blockBinarized() -> GrayImage {
+    func blockBinarized(_ rule: BlockThreshold = .mean) -> GrayImage {
         let side = Self.blockSide
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
         guard columns > 0, rows > 0 else { return self }
         var levels = [Int32](repeating: 0, count: columns * rows)
+        // For `.midrange`, each block's darkest and lightest pixel.
+        var lows = [UInt8](), highs = [UInt8]()
+        if rule == .midrange {
+            lows = [UInt8](repeating: 0, count: columns * rows)
+            highs = lows
+        }
         pixels.withUnsafeBufferPointer { px in
             for by in 0..<rows {
                 let y0 = by * side, y1 = min(height, y0 + side)
@@ -58,6 +79,11 @@ extension GrayImage {
                                 if v > hi { hi = v }
                             }
                         }
+                    }
+                    if rule == .midrange {
+                        lows[by * columns + bx] = UInt8(lo)
+                        highs[by * columns + bx] = UInt8(hi)
+                        continue
                     }
                     var level = sum / ((y1 - y0) * (x1 - x0))
                     if hi - lo <= Self.blockContrast {
@@ -82,12 +108,28 @@ extension GrayImage {
                     let cy = min(max(by, reach), max(reach, rows - 1 - reach))
                     for bx in 0..<columns {
                         let cx = min(max(bx, reach), max(reach, columns - 1 - reach))
-                        var sum: Int32 = 0
-                        for yy in (cy - reach)...(cy + reach) {
-                            let r = min(max(yy, 0), rows - 1) * columns
-                            for xx in (cx - reach)...(cx + reach) { sum += levels[r + min(max(xx, 0), columns - 1)] }
+                        let threshold: Int
+                        if rule == .midrange {
+                            var lo: UInt8 = 255, hi: UInt8 = 0
+                            for yy in (cy - reach)...(cy + reach) {
+                                let r = min(max(yy, 0), rows - 1) * columns
+                                for xx in (cx - reach)...(cx + reach) {
+                                    let i = r + min(max(xx, 0), columns - 1)
+                                    lo = Swift.min(lo, lows[i])
+                                    hi = Swift.max(hi, highs[i])
+                                }
+                            }
+                            // Too flat to hold an edge: left light (the output's fill).
+                            if Int(hi) - Int(lo) < Self.blockContrast { continue }
+                            threshold = (Int(lo) + Int(hi)) / 2
+                        } else {
+                            var sum: Int32 = 0
+                            for yy in (cy - reach)...(cy + reach) {
+                                let r = min(max(yy, 0), rows - 1) * columns
+                                for xx in (cx - reach)...(cx + reach) { sum += levels[r + min(max(xx, 0), columns - 1)] }
+                            }
+                            threshold = Int(sum / area)
                         }
-                        let threshold = Int(sum / area)
                         let y0 = by * side, y1 = min(height, y0 + side), x0 = bx * side, x1 = min(width, x0 + side)
                         if x1 - x0 == Self.simdSide, let from = px.baseAddress, let to = out.baseAddress {
                             // Eight pixels at a time: dark (0) where at most the threshold.

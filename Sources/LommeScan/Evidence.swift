@@ -45,12 +45,12 @@ extension Pass {
     /// with three, the corpus, the photo sets and the fixtures read every code they read with one.
     static let leastLightFinders = QRGeometry.finders
     /// Rows that must cross a finder pattern of the negated view's block binarisation
-    /// (`workingNegatedBlockPatterns`). There the flat-block rule that keeps a light
-    /// background clear of specks by a hundred grey levels keeps a dark one by a dozen: the
-    /// paper round a dark code, negated, turns to speckle, and a 1 MP photo of one shows
-    /// 100-250 look-alikes, each crossed by 2-4 rows (tune halves of `tilted` and
-    /// `tilted-b`), whose triples cost an unread photo 5-20 ms. A light code's own finders
-    /// there are crossed by 7 and more (`d-easy/34`: 7, 7 and 9).
+    /// (`workingNegatedBlockPatterns`). There the paper round a dark code, negated, is dark
+    /// and flat but for its grain, which the binarisation turns to speckle: a 1 MP photo of
+    /// one shows up to a hundred look-alikes in every second row, each crossed by 2-4 rows
+    /// (tune halves of `tilted` and `tilted-b`), whose triples cost an unread photo 5-20 ms.
+    /// A light code's own finders there are crossed by 7 and more (`d-easy/34`: 7, 7 and 9;
+    /// `g-dark/58`: 9, 10 and 10).
     static let negatedBlockSightings = 6
     /// The rows of the negated view's block binarisation searched: every second one (half
     /// the search's time; a finder crossed by six rows is still seen three times).
@@ -109,16 +109,16 @@ extension Pass {
         }
     }
 
-    /// The negated working view binarised block by block, for the negated grid pass's last
-    /// search: light-on-dark codes dark. The scheme is not symmetric — a block too flat to
-    /// hold an edge is taken as light, its level put far below its darkest pixel — so this
-    /// is not `workingBlocks` negated. Round a dark-mode screen's code, whose dark surround
-    /// is flat, the negated view's blocks keep the threshold low enough for a finder's dark
-    /// ring, blurred and lit by the glow of the modules round it, to stay (`d-easy/34`, tune
-    /// half: under both windows and `workingBlocks` negated each finder is one blob).
-    /// zxing-cpp reads such codes the same way, binarising the negated picture.
+    /// The negated working view binarised block by block, halfway between the darkest and
+    /// lightest pixel round each block (`BlockThreshold.midrange`), for the negated grid
+    /// pass's last search: light-on-dark codes dark. A dark-mode screen's light modules glow,
+    /// and a finder's one-module dark ring, blurred and lit by the modules round it, is grey:
+    /// under both windows and `workingBlocks` negated each finder is one blob (`d-easy/34`,
+    /// tune half), and by the blocks' mean, which the flat surround pulls up towards the
+    /// ring's level, the ring thins to a pixel (`g-dark/64`, tune half). Halfway between the
+    /// finder's centre and its surround it stays a module wide.
     static func workingNegatedBlocks(_ s: ScanSubject) -> GrayImage? {
-        s.memo("workingNegatedBlocks") { working(s).map { negated(s, "working", $0).blockBinarized() } }
+        s.memo("workingNegatedBlocks") { working(s).map { negated(s, "working", $0).blockBinarized(.midrange) } }
     }
 
     /// Dark-on-light finder patterns in `workingNegatedBlocks` (light on dark in the picture)

@@ -223,8 +223,7 @@ struct EvidenceTests {
         // blurred by 0.4 of a module. The light modules' glow fills each finder's dark ring
         // under both windows and in the block binarisation negated, so no triple of those
         // searches samples as a code; the negated picture binarised block by block keeps the
-        // rings (its flat dark surround, negated, is light: the threshold round the finders
-        // stays low), and the negated grid pass reads the code from them.
+        // rings, and the negated grid pass reads the code from them.
         let image = try F.image("glowing-rings.jpg")
         let subject = ScanSubject(image: image)
         let searches = GridPass.searches(subject, inverted: true).count
@@ -235,6 +234,28 @@ struct EvidenceTests {
         #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("glowing-rings")])
         // The dark grid pass makes no such search: a dark code's binarisation is the usual one.
         #expect(GridPass.searches(subject, inverted: false).count < searches)
+    }
+
+    @Test func aGlowingFindersThinLightRingStaysHalfwayBetweenItsDarkestAndLightest() throws {
+        // glowing-finders.jpg (the fresh set `g-dark`'s photo 64, tune half): a dark-mode
+        // screen whose light modules glow, so that each finder's one-module dark ring is grey.
+        // Negated, the mean of the blocks round a finder is pulled up by its flat surround to
+        // nearly the ring's level, and the ring (light there) thins to a pixel or two: no
+        // finder passes. Halfway between the darkest and lightest pixel round it (the centre's
+        // and the surround's) the ring keeps its width, and the grid pass reads the code.
+        let image = try F.image("glowing-finders.jpg")
+        let subject = ScanSubject(image: image)
+        let negated = try #require(Pass.working(subject)).inverted()
+        let byMean = FinderSearch.patterns(in: negated.blockBinarized()).filter { $0.hits >= Pass.negatedBlockSightings }
+        let byMidrange = FinderSearch.patterns(in: negated.blockBinarized(.midrange)).filter { $0.hits >= Pass.negatedBlockSightings }
+        #expect(byMean.count < QRGeometry.finders)
+        #expect(byMidrange.count >= QRGeometry.finders)
+        let searches = GridPass.searches(subject, inverted: true).count
+        #expect(!Self.gridReads(subject, inverted: true, searches: searches - 1))
+        #expect(Self.gridReads(subject, inverted: true, searches: searches))
+        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("glowing-finders")])
+        // With the default passes too (before, no pass read it).
+        #expect(Scanner.scan(image: image).map(\.text) == [try Self.fixtureText("glowing-finders")])
     }
 
     /// Whether the grid pass reads a code from the triples of its first `searches` searches.

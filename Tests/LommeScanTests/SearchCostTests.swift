@@ -332,6 +332,47 @@ struct SearchCostTests {
         for picture in pictures {
             #expect(picture.blockBinarized().pixels == Self.plainBlockBinarized(picture).pixels, "\(picture.width)x\(picture.height)")
         }
+        // The midrange rule likewise, against its definition read straight off the pixels
+        // (the fixtures' middles: the definition takes 1600 reads a block).
+        for picture in pictures.map({ $0.width > 200 ? Self.middle(of: $0, side: 200) : $0 }) {
+            #expect(picture.blockBinarized(.midrange).pixels == Self.plainMidrangeBinarized(picture).pixels, "\(picture.width)x\(picture.height)")
+        }
+    }
+
+    /// The `side`×`side` pixels in the middle of `image`.
+    static func middle(of image: GrayImage, side: Int) -> GrayImage {
+        var out = GrayImage(width: side, height: side, fill: 0)
+        let left = (image.width - side) / 2, top = (image.height - side) / 2
+        for y in 0..<side { for x in 0..<side { out[x, y] = image[left + x, top + y] } }
+        return out
+    }
+
+    /// `BlockThreshold.midrange` by its definition: each block's pixels dark where at most
+    /// halfway between the darkest and lightest pixel of the 5×5 blocks round it (moved
+    /// inwards at the picture's edges, as the mean's), none where those differ by less than
+    /// `blockContrast`.
+    static func plainMidrangeBinarized(_ image: GrayImage) -> GrayImage {
+        let side = GrayImage.blockSide, reach = GrayImage.blockReach
+        let columns = (image.width + side - 1) / side, rows = (image.height + side - 1) / side
+        var output = GrayImage(width: image.width, height: image.height, fill: 255)
+        for by in 0..<rows {
+            let cy = min(max(by, reach), max(reach, rows - 1 - reach))
+            for bx in 0..<columns {
+                let cx = min(max(bx, reach), max(reach, columns - 1 - reach))
+                var lo = 255, hi = 0
+                for y in max(0, (cy - reach) * side)..<min(image.height, (cy + reach + 1) * side) {
+                    for x in max(0, (cx - reach) * side)..<min(image.width, (cx + reach + 1) * side) {
+                        lo = min(lo, Int(image[x, y]))
+                        hi = max(hi, Int(image[x, y]))
+                    }
+                }
+                guard hi - lo >= GrayImage.blockContrast else { continue }
+                for y in (by * side)..<min(image.height, by * side + side) {
+                    for x in (bx * side)..<min(image.width, bx * side + side) where Int(image[x, y]) <= (lo + hi) / 2 { output[x, y] = 0 }
+                }
+            }
+        }
+        return output
     }
 
     /// The block binarisation a pixel at a time (`GrayImage.blockBinarized` before it read
