@@ -53,12 +53,13 @@ extension GrayImage {
         let side = Self.blockSide
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
         guard columns > 0, rows > 0 else { return self }
-        var levels = [Int32](repeating: 0, count: columns * rows)
-        // For `.midrange`, each block's darkest and lightest pixel.
-        var lows = [UInt8](), highs = [UInt8]()
+        // Each block's level for `.mean`; its darkest and lightest pixel for `.midrange`.
+        var levels = [Int32](), lows = [UInt8](), highs = [UInt8]()
         if rule == .midrange {
             lows = [UInt8](repeating: 0, count: columns * rows)
             highs = lows
+        } else {
+            levels = [Int32](repeating: 0, count: columns * rows)
         }
         pixels.withUnsafeBufferPointer { px in
             for by in 0..<rows {
