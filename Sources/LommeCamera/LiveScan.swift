@@ -36,7 +36,7 @@ package struct LiveOptions: Sendable {
     /// only; the frame orders were not tuned again).
     package static let framePasses = [
         "plain", "normalized", "adaptive-inv", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
-        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin", "grid-unlined", "grid-unlined-inv",
     ]
 
     /// Every second frame's order (by the count of frames scanned): after the same three, the
@@ -48,7 +48,7 @@ package struct LiveOptions: Sendable {
     /// (bench/RESULTS.md, "seventh round"; this order alone read fewer tilted codes on paper).
     package static let lightFirstFramePasses = [
         "plain", "normalized", "adaptive-inv", "grid-inv", "inverted", "sharpened-inv", "adaptive", "grid", "up2",
-        "grid-fine", "up3", "grid-fine-inv", "regions-bin",
+        "grid-fine", "up3", "grid-fine-inv", "regions-bin", "grid-unlined", "grid-unlined-inv",
     ]
 
     /// The first three of `framePasses` run on every frame, whatever the budget and the

@@ -110,6 +110,15 @@ extension Pass {
         Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
         Pass("grid-fine-inv", needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
         Pass("regions-bin", needs: .finders, lineSpacing: 1) { s in regionCrops(s) },
+        // A terminal rendering with a light line between text rows (`GrayImage.unlined`):
+        // the grid pass again on the working view with its thin light lines taken out; for
+        // light-on-dark codes, on the negated view (whose lines are then light) so taken.
+        Pass("grid-unlined", needs: .finders, shared: true) { s, trial in
+            unlined(s, negated: false).map { GridPass.search($0, trial) }
+        },
+        Pass("grid-unlined-inv", needs: .lightFinders, shared: true) { s, trial in
+            unlined(s, negated: true).map { GridPass.search($0, trial) }
+        },
         // Low contrast under a dark gradient: each pixel against its window's spread.
         Pass("normalized", needs: .finders, ahead: [fromWorking("normalized") { _ = normalized($0) }]) { s in
             normalized(s).map { [$0] } ?? []
@@ -139,6 +148,15 @@ extension Pass {
         JobAhead(reads: { _ in [.picture("adaptive\(divisor)")] }, makes: { _ in .patterns("working\(divisor)") }) {
             _ = workingPatterns($0, divisor: divisor, inverted: false)
         }
+    }
+
+    /// The working view (negated or not) with thin light lines taken out, as a picture of its
+    /// own that the grid pass searches as it does the working view (made once per picture).
+    static func unlined(_ s: ScanSubject, negated flip: Bool) -> ScanSubject? {
+        s.memoValue("unlined \(flip)") { () -> ScanSubject? in
+            guard let image = working(s) else { return nil }
+            return ScanSubject(image: (flip ? negated(s, "working", image) : image).unlined())
+        } ?? nil
     }
 
     /// The working view normalised locally (memoised: a job ahead may make it).

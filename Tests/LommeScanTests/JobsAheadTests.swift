@@ -129,7 +129,7 @@ struct JobsAheadTests {
             == Pass.negated(subject, "working", working).sharpened(radius: Pass.screenSharpenRadius, amount: Pass.screenSharpenAmount))
     }
 
-    @Test(arguments: ["uneven.png", "dark-blurred.jpg", "steep.jpg"])
+    @Test(arguments: ["unlined-rows.jpg", "dark-blurred.jpg", "steep.jpg"])
     func twoWorkersReadWhatOneReads(fixture: String) throws {
         // With the jobs ahead planned (two workers) and without (one), the same payloads.
         let image = try ScanFixtures.image(fixture)

@@ -101,7 +101,10 @@ struct ScannerTests {
         #expect(Scanner.scan(image: image, options: try F.only("inverted")).isEmpty)
     }
 
-    @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png", "dark-blurred.jpg",
+    /// Every fixture of the payload but `uneven.png`: only local normalisation reads it, which
+    /// a camera frame's order keeps and a photo's no longer has (no photo of the bench needed
+    /// it once the grid sampler ran on the unlined view too; LommeCameraTests reads it as a frame).
+    @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "blurred.jpg", "region.png", "dark-blurred.jpg",
                       "steep.jpg", "tilted.jpg"])
     func wholePipelineReadsEveryFixture(fixture: String) throws {
         // A generous budget: a debug build on a busy machine is many times slower than release.

@@ -69,7 +69,7 @@ struct SharedPassTests {
     }
 
     @Test func theGridPassesShareTheirWork() {
-        #expect(Pass.catalogue.filter(\.shared).map(\.name) == ["grid", "grid-inv"])
+        #expect(Pass.catalogue.filter(\.shared).map(\.name) == ["grid", "grid-inv", "grid-unlined", "grid-unlined-inv"])
     }
 
     /// Two workers read the fixtures the grid passes read, whichever of them takes the triple.
