@@ -31,6 +31,18 @@ extension Pass {
     static let smallestRadius = 4
     static let largestRadius = 60
 
+    // MARK: Tuning: local normalisation
+
+    /// Local normalisation runs on pictures of at most a 1280×720 camera frame's pixels:
+    /// a camera's frames (a screen's refresh band and moiré leave their contrast uneven; it
+    /// is second in a frame's order) and small pictures (the `uneven` fixture). On bigger
+    /// photos, once the grid sampler ran on the unlined views too, it read nothing on any
+    /// set or half that another pass did not, and it was a tenth of `tilted`'s time.
+    static let normalizedLargestPixels = 1280 * 720
+
+    /// Whether `s` is small enough for local normalisation.
+    static func normalizes(_ s: ScanSubject) -> Bool { s.fullWidth * s.fullHeight <= normalizedLargestPixels }
+
     // MARK: Tuning: zbar's scan lines
 
     /// zbar scans every second row and column of a whole picture (or a whole view of it),
@@ -119,9 +131,11 @@ extension Pass {
         Pass("grid-unlined-inv", needs: .lightFinders, shared: true) { s, trial in
             unlined(s, negated: true).map { GridPass.search($0, trial) }
         },
-        // Low contrast under a dark gradient: each pixel against its window's spread.
-        Pass("normalized", needs: .finders, ahead: [fromWorking("normalized") { _ = normalized($0) }]) { s in
-            normalized(s).map { [$0] } ?? []
+        // Low contrast under a dark gradient: each pixel against its window's spread. Only
+        // for pictures no bigger than a camera's frame (`normalizedLargestPixels`).
+        Pass("normalized", needs: .finders, ahead: [fromWorking("normalized") { s in if normalizes(s) { _ = normalized(s) } }]) { s in
+            guard normalizes(s) else { return [] }
+            return normalized(s).map { [$0] } ?? []
         },
     ]
 

@@ -116,12 +116,12 @@ package enum Scanner {
     /// (`GrayImage.unlined`), dark on light and light on dark: a terminal's lines between text
     /// rows, and noise on paper. It read 48 photos no pass read before, on every generated
     /// set, tune and check halves alike, and with it local normalisation read nothing no
-    /// other pass did on any set or half: taken out of a photo's order (it stays in a
-    /// frame's), it pays for most of the new passes' time on photos nobody reads
-    /// (bench/RESULTS.md, "nineteenth round").
+    /// other pass did on any photo set or half: it now runs only on pictures no bigger than
+    /// a camera's frame (`normalizedLargestPixels`), which pays for most of the new passes'
+    /// time on 1 MP photos nobody reads (bench/RESULTS.md, "nineteenth round").
     static let order: [String] = [
         "plain", "grid", "inverted", "up2", "adaptive-inv",
-        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "sharpened-inv", "regions-bin",
+        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "sharpened-inv", "regions-bin",
         "grid-unlined", "grid-unlined-inv",
     ]
 

@@ -223,21 +223,6 @@ struct LiveScanTests {
         #expect(other.frameScan(1).passes == ["plain", "adaptive"])
     }
 
-    @Test func aFrameReadsALowContrastCodeUnderADarkGradient() throws {
-        // uneven.png (fixtures/scan): only local normalisation reads it, second in a frame's
-        // order (a screen's refresh band and moiré leave a frame's contrast uneven) and no
-        // longer in a photo's, whose unlined grid pass read every photo it read on the bench.
-        let path = packageRoot + "/fixtures/scan/uneven.png"
-        let payload = String(decoding: try ImageLoader.read(path: packageRoot + "/fixtures/scan/payload.txt"), as: UTF8.self)
-        let image = try ImageLoader.load(path: path)
-        for index in 0..<2 {
-            var options = LiveOptions().frameScan(index)
-            options.deadline = .seconds(60)  // a debug build on a busy machine
-            #expect(Scanner.scan(image: image, options: options).map(\.text) == [payload], "frame \(index)'s order")
-        }
-        #expect(Scanner.scan(image: image, options: ScanOptions(deadline: .seconds(60))).isEmpty, "a photo's order")
-    }
-
     @Test func everySecondFrameIsScannedInTheOtherOrder() throws {
         // A dark-mode screen's code: zbar on the frame as it is reads none, on the negated
         // frame every one. Scanned frame 0 gets `passes`, frame 1 `alternatePasses`.

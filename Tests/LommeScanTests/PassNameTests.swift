@@ -27,12 +27,11 @@ struct PassNameTests {
         #expect(try ScanOptions(passes: Scanner.allPassNames).passes == Scanner.allPassNames)
     }
 
-    /// Every pass of the catalogue but the adaptive threshold and local normalisation, once:
-    /// the grid sampler (on the working view, and on it unlined) reads what they did on photos
-    /// (a camera's frames keep both, LommeCameraTests).
-    @Test func thePipelineRunsEveryPassOfTheCatalogueButAdaptiveAndNormalizedOnce() {
+    /// Every pass of the catalogue but the adaptive threshold, once: the grid sampler reads
+    /// what it did on photos (a camera's frames keep it, LommeCameraTests).
+    @Test func thePipelineRunsEveryPassOfTheCatalogueButAdaptiveOnce() {
         #expect(Scanner.pipeline.map(\.name) == Scanner.order)
         #expect(Set(Scanner.order).count == Scanner.order.count)
-        #expect(Set(Scanner.allPassNames).subtracting(Scanner.order) == ["adaptive", "normalized"])
+        #expect(Set(Scanner.allPassNames).subtracting(Scanner.order) == ["adaptive"])
     }
 }

@@ -101,15 +101,26 @@ struct ScannerTests {
         #expect(Scanner.scan(image: image, options: try F.only("inverted")).isEmpty)
     }
 
-    /// Every fixture of the payload but `uneven.png`: only local normalisation reads it, which
-    /// a camera frame's order keeps and a photo's no longer has (no photo of the bench needed
-    /// it once the grid sampler ran on the unlined view too; LommeCameraTests reads it as a frame).
-    @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "blurred.jpg", "region.png", "dark-blurred.jpg",
+    @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png", "dark-blurred.jpg",
                       "steep.jpg", "tilted.jpg"])
     func wholePipelineReadsEveryFixture(fixture: String) throws {
         // A generous budget: a debug build on a busy machine is many times slower than release.
         let found = try Scanner.scan(path: F.path(fixture), options: F.slowBuild, accept: { $0.text == F.payload })
         #expect(found.first?.text == F.payload)
+    }
+
+    /// Local normalisation runs on pictures up to a 1280×720 frame's pixels: the clean code
+    /// enlarged to 900 pixels square it reads, to 1000 (over 921 600 pixels) it leaves.
+    @Test func normalisationIsForPicturesNoBiggerThanAFrame() throws {
+        let clean = try F.image("clean.png")
+        for (side, runs) in [(900, true), (1000, false)] {
+            let image = clean.scaled(by: Double(side) / Double(clean.width))
+            #expect(Pass.normalizes(ScanSubject(image: image)) == runs, "\(side)")
+            let found = Scanner.scan(image: image, options: try F.only("normalized")).map(\.text)
+            #expect(found == (runs ? [F.payload] : []), "\(side)")
+        }
+        #expect(Pass.normalizes(ScanSubject(image: GrayImage(width: 1280, height: 720))))
+        #expect(!Pass.normalizes(ScanSubject(image: GrayImage(width: 1152, height: 864))), "a 1 MP photo")
     }
 
     @Test func everyFixtureReadsAtEveryQuarterTurn() throws {
