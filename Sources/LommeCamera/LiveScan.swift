@@ -42,8 +42,7 @@ package struct LiveOptions: Sendable {
     /// The passes a frame is not scanned with: the grid sampler on the unlined views, a
     /// photo's last two. Appended to the frame orders, they ran on frames whose other passes
     /// had ended inside the budget: a 1280×720 room with no code fell from 24 to 21.5 frames
-    /// a second, and one check-half clip (`screen-17`) read 2 s after its first readable frame
-    /// rather than at once (bench/RESULTS.md, "nineteenth round").
+    /// a second, and no clip read sooner live (bench/RESULTS.md, "nineteenth round").
     package static let unlinedPasses: Set<String> = ["grid-unlined", "grid-unlined-inv"]
 
     /// Every second frame's order (by the count of frames scanned): after the same three, the
