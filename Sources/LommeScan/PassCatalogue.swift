@@ -124,11 +124,14 @@ extension Pass {
         Pass("regions-bin", needs: .finders, lineSpacing: 1) { s in regionCrops(s) },
         // A terminal rendering with a light line between text rows (`GrayImage.unlined`):
         // the grid pass again on the working view with its thin light lines taken out; for
-        // light-on-dark codes, on the negated view (whose lines are then light) so taken.
+        // light-on-dark codes, on the negated view (whose lines are then light) so taken,
+        // when light finders lead as for `sharpened-inv` (on light finders alone it also read
+        // `c-tilted/31`, and cost `tilted` 7 % more instructions: dark codes' data areas show
+        // light look-alikes).
         Pass("grid-unlined", needs: .finders, shared: true) { s, trial in
             unlined(s, negated: false).map { GridPass.search($0, trial) }
         },
-        Pass("grid-unlined-inv", needs: .lightFinders, shared: true) { s, trial in
+        Pass("grid-unlined-inv", needs: .lightFindersLead, shared: true) { s, trial in
             unlined(s, negated: true).map { GridPass.search($0, trial) }
         },
         // Low contrast under a dark gradient: each pixel against its window's spread. Only
