@@ -114,7 +114,7 @@ package enum Scanner {
     /// stays in a camera frame's order, see `LiveOptions.framePasses`).
     /// Last, the grid sampler again on the working view with its thin light lines taken out
     /// (`GrayImage.unlined`), dark on light and light on dark: a terminal's lines between text
-    /// rows, and noise on paper. It read 48 photos no pass read before, on every generated
+    /// rows, and noise on paper. It read 47 photos no pass read before, on every generated
     /// set, tune and check halves alike, and with it local normalisation read nothing no
     /// other pass did on any photo set or half: it now runs only on pictures no bigger than
     /// a camera's frame (`normalizedLargestPixels`), which pays for most of the new passes'
