@@ -1,6 +1,7 @@
 import Foundation
 import LommeCore
 @testable import LommeImages
+import LommeTestSupport
 import Testing
 
 /// Loads real files through the real libraries. Inputs are made here: with lomme-vault's
@@ -40,29 +41,10 @@ struct ImageLoaderTests {
         func read(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url.appendingPathComponent(name))) }
     }
 
-    static let convertPath = "/usr/bin/convert"
+    static let convertPath = ImageMagick.convertPath
 
     /// Runs ImageMagick's convert; fails the test with its error output if it fails.
-    static func convert(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: convertPath)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ConvertFailed(arguments: arguments, output: String(decoding: output, as: UTF8.self))
-        }
-    }
-
-    struct ConvertFailed: Error, CustomStringConvertible {
-        var arguments: [String]
-        var output: String
-        var description: String { "convert \(arguments.joined(separator: " ")) failed: \(output)" }
-    }
+    static func convert(_ arguments: [String]) throws { try ImageMagick.convert(arguments) }
 
     /// Whether this machine's ImageMagick can write HEIC (it needs libheif with an encoder).
     static let canWriteHEIC: Bool = {

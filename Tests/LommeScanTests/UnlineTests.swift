@@ -1,4 +1,6 @@
+import Foundation
 import LommeImages
+import LommeTestSupport
 import Testing
 @testable import LommeScan
 
@@ -42,6 +44,27 @@ struct UnlineTests {
         }
         let image = GrayImage(width: width, height: height, pixels: pixels)
         #expect(image.unlined() == Self.plainUnlined(image))
+    }
+
+    @Test func imageMagicksOpeningsAgreePixelForPixel() throws {
+        // The same filter by a tool no one here wrote: ImageMagick's grey-level openings by a
+        // 1×3 and a 3×1 rectangle (edge pixels repeated), the darker of the two, on the
+        // fixture's photo.
+        let image = try F.image("unlined-rows.jpg")
+        let folder = TemporaryFolder("lomme-unline-test")
+        let input = folder.path + "/in.pgm", output = folder.path + "/out.pgm"
+        var pgm = Data("P5\n\(image.width) \(image.height)\n255\n".utf8)
+        pgm.append(contentsOf: image.pixels)
+        try pgm.write(to: URL(fileURLWithPath: input))
+        try ImageMagick.convert([input, "-virtual-pixel", "edge",
+                                 "(", "+clone", "-morphology", "Open", "rectangle:1x3", ")",
+                                 "(", "-clone", "0", "-morphology", "Open", "rectangle:3x1", ")",
+                                 "-delete", "0", "-compose", "darken", "-composite", output])
+        let theirs = try ImageLoader.load(path: output)
+        #expect(theirs.width == image.width && theirs.height == image.height)
+        let ours = image.unlined()
+        #expect(zip(ours.pixels, theirs.pixels).filter { $0 != $1 }.count == 0)
+        #expect(ours != image, "the filter changed something")
     }
 
     @Test func aThinLightLineGoesAndALightModuleStays() {
