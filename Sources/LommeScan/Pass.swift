@@ -22,8 +22,11 @@ struct Pass: Sendable {
     /// (`Scanner.worker`): `run` then shares its work with every thread running it.
     let shared: Bool
 
+    /// A pass of whole views. `pixels` tells the pixels of the views it would make, where
+    /// making them costs about as much as scanning them (an enlarged view): a scan that
+    /// would not fit the budget is then not made at all.
     init(_ name: String, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
-         ahead: [JobAhead] = [],
+         ahead: [JobAhead] = [], pixels: (@Sendable (ScanSubject) -> Int?)? = nil,
          images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
         self.needs = needs
@@ -31,9 +34,16 @@ struct Pass: Sendable {
         self.shared = false
         self.lineSpacing = lineSpacing
         self.run = { subject, trial in
+            if let foretold = pixels?(subject), !trial.mayStart(foretold / Int(max(1, trial.lineSpacing))) { return }
             for image in images(subject) {
                 if trial.over { return }
+                // zbar cannot be stopped once it scans: a view whose scan would end past the
+                // budget is not started (`Trial.mayStart`).
+                let pixels = image.width * image.height / Int(max(1, trial.lineSpacing))
+                guard trial.mayStart(pixels) else { return }
+                let started = ContinuousClock.now
                 _ = trial.scan(image)
+                trial.scanned(pixels, .now - started)
             }
         }
     }
@@ -59,6 +69,12 @@ struct Trial {
     let isOver: () -> Bool
     /// Takes the decodes of one zbar scan together (a picture can hold several codes).
     let report: ([Decoded]) -> Void
+    /// Whether zbar may start on a whole view of this many pixels (on the lines it scans):
+    /// the scanner says no when what zbar's views took so far says the scan would end past
+    /// the budget (`ZBarPace`); a mandatory pass always may.
+    var mayStart: (_ pixels: Int) -> Bool = { _ in true }
+    /// Told what zbar's scan of a whole view took.
+    var scanned: (_ pixels: Int, _ took: Duration) -> Void = { _, _ in }
 
     var over: Bool { isOver() }
 

@@ -88,17 +88,30 @@ extension Pass {
         image.padded(max(smallestPadding, image.width / paddingShare)).scaled(by: factor)
     }
 
+    /// The pixels of the working view enlarged by `factor`, for a picture whose long side is
+    /// at most `limit` (nil otherwise: the pass makes no view).
+    static func enlargedPixels(_ s: ScanSubject, by factor: Double, upTo limit: Int) -> Int? {
+        guard s.fullLongSide <= limit, let image = working(s) else { return nil }
+        return enlargedPixels(image, by: factor)
+    }
+
+    /// The pixels of `enlarged(image, by: factor)`, not made.
+    static func enlargedPixels(_ image: GrayImage, by factor: Double) -> Int {
+        let border = 2 * max(smallestPadding, image.width / paddingShare)
+        return Int(Double(image.width + border) * factor) * Int(Double(image.height + border) * factor)
+    }
+
     /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
     static let catalogue: [Pass] = [
         Pass("plain", needs: .none) { s in working(s).map { [$0] } ?? [] },
         // The enlarged views need a finder pattern too: a code of one-pixel modules shows
         // its finders to the working view's search (the `tiny` fixture), and zbar on a
         // doubled 640×480 frame of a camera's noise was its costliest pass.
-        Pass("up2", needs: .finders, lineSpacing: 1) { s in
+        Pass("up2", needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 2, upTo: doubledUpTo) }) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2)]
         },
-        Pass("up3", needs: .finders, lineSpacing: 1) { s in
+        Pass("up3", needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 3, upTo: tripledUpTo) }) { s in
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },

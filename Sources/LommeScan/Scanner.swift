@@ -275,8 +275,12 @@ package enum Scanner {
             // Past the budget, only the first passes go on (above).
             let mandatory = index < options.mandatory
             withoutActuallyEscaping(report) { report in
-                let trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
+                var trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
                                   isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
+                // zbar cannot be stopped once it scans: past the first passes, a whole view is
+                // scanned only if zbar's pace so far says the scan ends inside the budget.
+                trial.scanned = { state.pace.record(pixels: $0, took: $1) }
+                if !mandatory { trial.mayStart = { state.pace.fits(pixels: $0, from: clock.now, before: end) } }
                 pass.run(subject, trial)
             }
         }
@@ -308,6 +312,8 @@ final class SearchState: Sendable {
         var sharing: [Int] = []
     }
     private let inner = Mutex(Inner())
+    /// What zbar's scans of whole views take in this search.
+    let pace = ZBarPace()
 
     var stopped: Bool { inner.withLock { $0.stopped } }
     func stop() { inner.withLock { $0.stopped = true } }
@@ -376,4 +382,37 @@ final class SearchState: Sendable {
     func ran(_ pass: String) { inner.withLock { $0.ran.append(pass) } }
     /// The passes that ran, in the order they started.
     var passesRun: [String] { inner.withLock { $0.ran } }
+}
+
+/// What zbar took on the biggest whole view it scanned so far in one search, to foretell a
+/// scan it has not started: zbar cannot be stopped once it scans, and a doubled 640×480
+/// frame's scan (`up2`) started just inside a camera frame's budget ran 40 ms past it. Its
+/// time grows with the pixels on the lines it scans; the biggest view scanned says it best
+/// (a small crop's scan is mostly the scan's fixed cost). A scan may end past the budget by
+/// as much as that biggest scan took: a view no bigger than the picture's own starts while
+/// there is time left, as every pass's work does, and only a bigger one (an enlarged view)
+/// must fit, so that past its first passes a search costs at most the budget and one scan
+/// of the picture's size.
+final class ZBarPace: Sendable {
+    private let biggest = Mutex<(pixels: Int, took: Duration)?>(nil)
+
+    /// How far past the budget a scan may end: what the biggest view's scan took.
+    var allowance: Duration { biggest.withLock { $0?.took ?? .zero } }
+
+    func record(pixels: Int, took: Duration) {
+        biggest.withLock { if $0 == nil || pixels >= $0!.pixels { $0 = (pixels, took) } }
+    }
+
+    /// How long a scan of `pixels` will take, foretold from the biggest view scanned so far
+    /// (nil before any).
+    func foretold(pixels: Int) -> Duration? {
+        biggest.withLock { known in known.map { $0.took * (Double(pixels) / Double(max(1, $0.pixels))) } }
+    }
+
+    /// Whether a scan of `pixels` started `now` ends before `end`, give or take `allowance`;
+    /// yes while nothing was measured (the first views are the mandatory passes').
+    func fits(pixels: Int, from now: ContinuousClock.Instant, before end: ContinuousClock.Instant) -> Bool {
+        guard let time = foretold(pixels: pixels) else { return true }
+        return now + time <= end + allowance
+    }
 }

@@ -87,4 +87,54 @@ struct DeadlineTests {
         let inverted = Self.run(try #require(Pass.named("grid-inv")), on: Self.finders.inverted(), overAt: 60)
         #expect(inverted.scansBefore >= 10, "the negated grid pass tried only \(inverted.scansBefore) candidates")
     }
+
+    /// zbar cannot be stopped once it scans: a pass past the first ones does not start a
+    /// whole view's scan that what zbar took so far says would end past the budget, and an
+    /// enlarged view is not even made (`Trial.mayStart`, `ZBarPace`).
+    @Test func zbarIsNotStartedOnAViewThatWouldEndPastTheBudget() throws {
+        let clean = try ImageLoader.load(path: ScanFixtures.path("clean.png"))
+        for name in ["plain", "up2", "up3", "adaptive"] {
+            let pass = try #require(Pass.named(name))
+            for allowed in [false, true] {
+                let scanner = ZBarScanner()
+                var asked: [Int] = [], told: [Int] = []
+                var trial = Trial(scanner: scanner, pass: name, lineSpacing: 1, isOver: { false }, report: { _ in })
+                trial.mayStart = { asked.append($0); return allowed }
+                trial.scanned = { pixels, _ in told.append(pixels) }
+                pass.run(ScanSubject(image: clean), trial)
+                #expect(scanner.scans == told.count && told.count == (allowed ? 1 : 0), "\(name): \(scanner.scans) scans, allowed \(allowed)")
+                // Refused, it asked once: an enlarged view asks before it is made.
+                if !allowed { #expect(asked.count == 1, "\(name) asked \(asked.count) times") }
+                // Allowed, it scanned what it asked for (an enlarged view foretold to the pixel).
+                if allowed { #expect(!asked.isEmpty && Set(asked) == Set(told), "\(name): asked \(asked), scanned \(told)") }
+            }
+        }
+        // The enlarged views are foretold to the pixel.
+        for (width, height) in [(147, 147), (41, 97), (640, 480), (333, 201)] {
+            let image = GrayImage(width: width, height: height, fill: 200)
+            for factor in [2.0, 3.0] {
+                #expect(Pass.enlargedPixels(image, by: factor) == Pass.enlarged(image, by: factor).pixels.count, "\(width)×\(height) ×\(factor)")
+            }
+        }
+    }
+
+    /// The pace foretells a scan from the biggest view scanned so far (a small crop's scan is
+    /// mostly zbar's fixed cost), lets anything start before it knows, and lets a scan end
+    /// past the budget by what that biggest scan took: a view no bigger starts while there is
+    /// time left, a bigger one must fit.
+    @Test func zbarsPaceForetellsFromTheBiggestViewScanned() {
+        let pace = ZBarPace(), now = ContinuousClock.now
+        #expect(pace.fits(pixels: 10_000_000, from: now, before: now))
+        pace.record(pixels: 100_000, took: .milliseconds(5))
+        pace.record(pixels: 1_000, took: .milliseconds(2))
+        let foretold = pace.foretold(pixels: 400_000) ?? .zero
+        #expect(foretold > .milliseconds(19) && foretold < .milliseconds(21))
+        #expect(pace.allowance == .milliseconds(5))
+        #expect(pace.fits(pixels: 100_000, from: now, before: now))
+        #expect(pace.fits(pixels: 400_000, from: now, before: now + .milliseconds(16)))
+        #expect(!pace.fits(pixels: 400_000, from: now, before: now + .milliseconds(14)))
+        pace.record(pixels: 200_000, took: .milliseconds(20))
+        #expect(pace.fits(pixels: 400_000, from: now, before: now + .milliseconds(21)))
+        #expect(!pace.fits(pixels: 400_000, from: now, before: now + .milliseconds(19)))
+    }
 }
