@@ -24,6 +24,8 @@ package struct LiveOptions: Sendable {
     package var passes: [String]? = framePasses
     /// The passes every second frame gets instead (nil: every frame gets `passes`).
     package var alternatePasses: [String]? = lightFirstFramePasses
+    /// Told of each pass a frame's scan takes (`ScanOptions.passTimes`; benchmarks only).
+    package var passTimes: (@Sendable (_ pass: String, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
     /// A frame's order, from `bench/camera --matrix tune --every-line` (every pass alone on
     /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
@@ -80,6 +82,7 @@ package struct LiveOptions: Sendable {
         let order = index % 2 == 1 ? alternatePasses ?? passes : passes
         var options = (try? ScanOptions(deadline: frameBudget, passes: order)) ?? ScanOptions(deadline: frameBudget)
         options.everyLine = everyLine
+        options.passTimes = passTimes
         if order == Self.framePasses || order == Self.lightFirstFramePasses { options.mandatory = Self.mandatoryFramePasses }
         return options
     }
@@ -157,7 +160,10 @@ package final class LiveScan: Sendable {
         let start = clock.now
         let end = options.timeout.map { start + $0 }
         let reader = DispatchGroup()
-        DispatchQueue.global().async(group: reader) { [slot, source, options] in
+        // A queue of its own, not a global one: the reader blocks (in FFmpeg, in its pace)
+        // for the whole scan, and on the global queue it held one of the two threads a
+        // 2-core machine's pool has, so the scanner's two workers ran one after the other.
+        DispatchQueue(label: "lomme-vault.frame-reader").async(group: reader) { [slot, source, options] in
             Self.read(source.value, into: slot, paced: options.paced)
         }
         // Nothing is left running when the scan ends.

@@ -13,24 +13,31 @@ import Synchronization
 // --pass-times (on stderr, each pass taken: PASS \t ran|skipped \t MILLISECONDS on its thread \t
 // START-END in milliseconds since the picture's scan began),
 // --frame (each picture scanned as the live scan scans a camera's frame: its passes, budget
-// and lines, LiveOptions.frameScan; --odd-frame: as it scans every second frame, light first),
+// and lines, LiveOptions.frameScan; --odd-frame: as it scans every second frame, light first;
+// --frame-passes a,b,c: as it scans a frame, in this order instead, its first
+// LiveOptions.mandatoryFramePasses whatever the budget: a frame order a round compares;
+// --frame-budget MS: as it scans a frame with this budget; --frame-mandatory N: its first N
+// passes whatever the budget),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
 // Paths come from the arguments, or one per line on stdin.
 //
-// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] [--every-line|--every-other-line] [--passes a,b|--pipeline|--one-order] CLIP...` plays each clip
+// For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] [--every-line|--every-other-line] [--passes a,b|--pipeline|--one-order] [--pass-times] CLIP...` plays each clip
 // through LommeCamera's live scan (paced as a webcam unless --unpaced) and prints
 //   PATH \t FRAMES_READ \t FRAMES_SCANNED \t FRAMES_DROPPED \t SECONDS \t SCAN_SECONDS \t
 //   FOUND_AT_SECONDS \t FOUND_FRAME_TIME \t HEX
 // (the last three "-" when nothing was accepted; any decode is accepted, none with --accept-none:
 // the clip then plays to its end, every frame scanned as if its code were not the one sought).
+// --pass-times: on stderr, each pass of each frame's scan as the photo mode's --pass-times
+// gives it, START-END in milliseconds since the run began (which passes ran side by side).
 if CommandLine.arguments.dropFirst().first == "--camera" {
     cameraBench(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 
-var everyLine = false, frame = false, oddFrame = false, passTimes = false
+var everyLine = false, frame = false, oddFrame = false, passTimes = false, framePasses: [String]? = nil
+var frameBudget: Duration? = nil, frameMandatory: Int? = nil
 var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -42,6 +49,14 @@ while let argument = arguments.popFirst() {
     case "--every-line": everyLine = true
     case "--frame": frame = true
     case "--odd-frame": frame = true; oddFrame = true
+    case "--frame-budget":
+        frame = true
+        frameBudget = .milliseconds(Int(arguments.popFirst() ?? "") ?? 45)
+    case "--frame-mandatory":
+        frameMandatory = Int(arguments.popFirst() ?? "")
+    case "--frame-passes":
+        frame = true
+        framePasses = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
     case "--pass-times": passTimes = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
@@ -57,7 +72,19 @@ while let argument = arguments.popFirst() {
 var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
 chosen.gated = gated
 chosen.everyLine = everyLine
-if frame { chosen = LiveOptions().frameScan(oddFrame ? 1 : 0) }
+if frame {
+    var live = LiveOptions()
+    if let frameBudget { live.frameBudget = frameBudget }
+    if let framePasses {
+        // checked as --passes is: an unknown name ends the run
+        _ = options(deadline: nil, parallel: true, passes: framePasses)
+        live.passes = framePasses
+        live.alternatePasses = nil
+    }
+    chosen = live.frameScan(oddFrame ? 1 : 0)
+    if framePasses != nil { chosen.mandatory = LiveOptions.mandatoryFramePasses }
+    if let frameMandatory { chosen.mandatory = frameMandatory }
+}
 if passTimes {
     // One line a pass on stderr: PASS \t ran|skipped|joined \t MILLISECONDS (on its thread) \t
     // START-END (milliseconds since the picture's scan began: which passes ran side by side).
@@ -148,6 +175,15 @@ func cameraBench(_ arguments: [String]) {
         case "--pipeline": live.passes = nil; live.alternatePasses = nil
         case "--one-order": live.alternatePasses = nil
         case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 45)
+        case "--pass-times":
+            // on stderr, each pass a frame's scan takes: PASS \t ran|skipped|joined \t MILLISECONDS
+            // \t START-END (milliseconds since the run began)
+            let began = ContinuousClock.now
+            live.passTimes = { pass, outcome, time in
+                let end = milliseconds(ContinuousClock.now - began), took = milliseconds(time)
+                var line = "\(pass)\t\(outcome.rawValue)\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
+                line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+            }
         default: clips.append(argument)
         }
     }
