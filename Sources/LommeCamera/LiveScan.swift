@@ -27,36 +27,42 @@ package struct LiveOptions: Sendable {
     /// Told of each pass a frame's scan takes (`ScanOptions.passTimes`; benchmarks only).
     package var passTimes: (@Sendable (_ pass: String, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
-    /// A frame's order, from `bench/camera --matrix tune --every-line` (every pass alone on
-    /// the tune half's frames, greedy by new decodes per millisecond: plain 108, then
-    /// normalized +12, adaptive +1 of 121): local normalisation second, where a photo has it
-    /// next to last (a screen's refresh band and moiré leave the contrast uneven); the
-    /// negated threshold third, which on the tune half of the dark-mode screens
-    /// (`bench/camera --matrix tune --dark`) read 100 of 144 frames alone, in 13 ms; then the
-    /// photo pipeline's order as it was then (the adaptive threshold before the grid sampler:
-    /// issue 29's fourteenth round moved the grid sampler up and dropped `adaptive` for photos
-    /// only; the frame orders were not tuned again). Every pass but `unlinedPasses`.
+    /// A frame's order. The first three run on every frame (`mandatoryFramePasses`): zbar on
+    /// the frame, the grid sampler on its unlined view, the negated threshold. From
+    /// `bench/camera --matrix tune --every-line` (every pass alone on the tune half's frames,
+    /// greedy by new decodes per millisecond: plain 108 of 128, then grid-unlined +10 in
+    /// 12 ms, normalized +10 in 26 ms): a screen's pixel rows and sub-pixel stripes leave light
+    /// lines between its dark modules that the unlined view takes out (`GrayImage.unlined`).
+    /// The negated threshold third, which on the tune half of the dark-mode screens
+    /// (`bench/camera --matrix tune --dark`) read 100 of 144 frames alone, in 13 ms. Then local
+    /// normalisation (a refresh band and moiré leave the contrast uneven), and the photo
+    /// pipeline's order as it was before issue 29's fourteenth round (the adaptive threshold
+    /// before the grid sampler). Every pass but `grid-unlined-inv` (`framelessPasses`).
+    /// On a 1280×720 frame the three mandatory passes alone fill the budget: in the order
+    /// before this one (normalisation second, the unlined view not at all) a screen clip of
+    /// the check half read 2 s after its first frame a photo's pipeline reads (bench/RESULTS.md,
+    /// "twentieth round").
     package static let framePasses = [
-        "plain", "normalized", "adaptive-inv", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
+        "plain", "grid-unlined", "adaptive-inv", "normalized", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
         "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
     ]
 
-    /// The passes a frame is not scanned with: the grid sampler on the unlined views, a
-    /// photo's last two. Appended to the frame orders, they ran on frames whose other passes
-    /// had ended inside the budget: a 1280×720 room with no code fell from 24 to 21.5 frames
-    /// a second, and no clip read sooner live (bench/RESULTS.md, "nineteenth round").
-    package static let unlinedPasses: Set<String> = ["grid-unlined", "grid-unlined-inv"]
+    /// The pass a frame is not scanned with: the grid sampler on the negated unlined view, a
+    /// photo's last. On the tune half of the dark-mode screens it read no frame that the
+    /// negated grid sampler and threshold did not (`bench/camera --matrix tune --dark`).
+    package static let framelessPasses: Set<String> = ["grid-unlined-inv"]
 
     /// Every second frame's order (by the count of frames scanned): after the same three, the
-    /// light-on-dark passes first. A dark-mode screen whose first readable frames only the
-    /// negated grid sampler reads (~36 ms alone) had it start past the budget in the frame
-    /// order; moved up that order it pushed back `inverted` and the dark grid sampler, which
-    /// other codes need. Alternating, each waits at most a frame more than in its best order:
-    /// the dark clips' worst first-readable-to-decode 0.56 → 0.17 s, the rest as before
-    /// (bench/RESULTS.md, "seventh round"; this order alone read fewer tilted codes on paper).
+    /// light-on-dark passes first, then normalisation. A dark-mode screen whose first readable
+    /// frames only the negated grid sampler reads (~36 ms alone) had it start past the budget
+    /// in the frame order; moved up that order it pushed back `inverted` and the dark grid
+    /// sampler, which other codes need. Alternating, each waits at most a frame more than in
+    /// its best order: the dark clips' worst first-readable-to-decode 0.56 → 0.17 s, the rest
+    /// as before (bench/RESULTS.md, "seventh round"; this order alone read fewer tilted codes
+    /// on paper).
     package static let lightFirstFramePasses = [
-        "plain", "normalized", "adaptive-inv", "grid-inv", "inverted", "sharpened-inv", "adaptive", "grid", "up2",
-        "grid-fine", "up3", "grid-fine-inv", "regions-bin",
+        "plain", "grid-unlined", "adaptive-inv", "grid-inv", "inverted", "sharpened-inv", "normalized", "adaptive", "grid",
+        "up2", "grid-fine", "up3", "grid-fine-inv", "regions-bin",
     ]
 
     /// The first three of `framePasses` run on every frame, whatever the budget and the
@@ -65,8 +71,9 @@ package struct LiveOptions: Sendable {
     /// patterns: dark-mode screen clips read a second or two late, or at their end.
     package static let mandatoryFramePasses = 3
 
-    /// The default budget. A frame with a code that does not read takes the whole budget plus
-    /// about 5 ms, so the budget sets the worst case's frames a second (bench/camera: at 60 ms
+    /// The default budget. A frame with a code that does not read takes about the whole
+    /// budget or a little more (bench/camera, a code in view never accepted: 46 ms a frame at
+    /// 640×480, 55 at 1280×720), so the budget sets the worst case's frames a second (at 60 ms
     /// 16-19 a second at 640×480, too near the goal of 15). At 45 ms the tune half of the
     /// screen clips read as at 60 (11 of 11, the same first-readable-to-decode times) and the
     /// check half lost nothing (bench/RESULTS.md).

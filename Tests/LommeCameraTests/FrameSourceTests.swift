@@ -75,6 +75,27 @@ struct FrameSourceTests {
         }
     }
 
+    /// A frame's first three passes run whatever its budget says, and the grid sampler on the
+    /// unlined view is the second: on a 1280×720 screen, where those three alone fill the
+    /// budget, every frame from the code's arrival reads with no budget at all, through that
+    /// pass (with normalisation second, as before, one of the 13 did not, and on the screen
+    /// clip of `CameraImportTests` 21 of 29 read against 26). Both orders start with the same
+    /// three (`aFramesPassesAreTheScannersOwnEachOnce`).
+    @Test func aScreensFramesReadThroughTheFirstThreePasses() throws {
+        let folder = ClipFolder()
+        let code = try folder.code(Self.text)
+        let clip = try folder.clip("screen", code: code, size: "1280x720", codec: "mjpeg", seconds: 1.5)
+        let all = try frames(of: try FrameSource(path: clip))
+        let options = LiveOptions(frameBudget: .zero).frameScan
+        var read: [String] = []
+        for frame in all where frame.time > 0.59 {
+            let found = Scanner.scan(image: frame.image, options: options)
+            #expect(found.map(\.text) == [Self.text], "frame at \(frame.time) s")
+            read += found.map(\.pass)
+        }
+        #expect(read.count >= 12 && read.contains("grid-unlined"), "\(read)")
+    }
+
     @Test func aBigFrameIsReducedToTheScannersWorkingSide() throws {
         let folder = ClipFolder()
         let clip = try folder.clip("blank", size: "1920x1080", codec: "h264", seconds: 0.4)
@@ -204,11 +225,12 @@ struct LiveScanTests {
         // LiveScan falls back to the photo order if a name were unknown: it must not be.
         let options = try ScanOptions(passes: LiveOptions.framePasses)
         #expect(options.passes == LiveOptions.framePasses)
-        #expect(LiveOptions.framePasses.sorted() == Scanner.allPassNames.filter { !LiveOptions.unlinedPasses.contains($0) }.sorted())
+        #expect(LiveOptions.framePasses.sorted() == Scanner.allPassNames.filter { !LiveOptions.framelessPasses.contains($0) }.sorted())
         #expect(LiveOptions().everyLine && LiveOptions().passes == LiveOptions.framePasses)
-        // The first three run on every frame (the third, the negated threshold, reads
+        // The first three run on every frame (the second, the grid sampler on the unlined
+        // view, reads screens whose pixel rows show; the third, the negated threshold,
         // dark-mode screens); a frame scanned in another order keeps the scanner's two.
-        #expect(LiveOptions().frameScan.mandatory == 3 && LiveOptions.framePasses.prefix(3) == ["plain", "normalized", "adaptive-inv"])
+        #expect(LiveOptions().frameScan.mandatory == 3 && LiveOptions.framePasses.prefix(3) == ["plain", "grid-unlined", "adaptive-inv"])
         var other = LiveOptions()
         other.passes = ["plain", "adaptive"]
         #expect(other.frameScan.mandatory == Scanner.mandatoryPasses)
