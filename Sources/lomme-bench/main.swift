@@ -88,11 +88,15 @@ if frame {
 if passTimes {
     // One line a pass on stderr: PASS \t ran|skipped|joined \t MILLISECONDS (on its thread) \t
     // START-END (milliseconds since the picture's scan began: which passes ran side by side).
-    chosen.passTimes = { pass, outcome, time in
-        let end = milliseconds(ContinuousClock.now - scanStart.withLock { $0 }), took = milliseconds(time)
-        var line = "\(pass)\t\(outcome.rawValue)\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
+    chosen.passTimes = { pass, outcome, time in passTimeLine(pass, outcome, time, since: scanStart.withLock { $0 }) }
+}
+
+/// One line of --pass-times on stderr: PASS \t OUTCOME \t MILLISECONDS \t START-END, the start
+/// and end in milliseconds since `zero`.
+func passTimeLine(_ pass: String, _ outcome: PassOutcome, _ time: Duration, since zero: ContinuousClock.Instant) {
+    let end = milliseconds(ContinuousClock.now - zero), took = milliseconds(time)
+    var line = "\(pass)\t\(outcome.rawValue)\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
@@ -179,11 +183,7 @@ func cameraBench(_ arguments: [String]) {
             // on stderr, each pass a frame's scan takes: PASS \t ran|skipped|joined \t MILLISECONDS
             // \t START-END (milliseconds since the run began)
             let began = ContinuousClock.now
-            live.passTimes = { pass, outcome, time in
-                let end = milliseconds(ContinuousClock.now - began), took = milliseconds(time)
-                var line = "\(pass)\t\(outcome.rawValue)\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
-                line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-            }
+            live.passTimes = { pass, outcome, time in passTimeLine(pass, outcome, time, since: began) }
         default: clips.append(argument)
         }
     }
