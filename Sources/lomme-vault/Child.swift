@@ -1,21 +1,24 @@
 import ArgumentParser
 import LommeCore
 import LommeQR
+import LommeScan
 import LommeVaultKit
 
 /// `child add | list | rekey | remove`: the parent's household.
 struct ChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "child",
-        abstract: "The children this machine issues codes to: add, list, rekey, remove.",
+        abstract: "The children this machine issues codes to: add, list, rekey, remove, confirm.",
         discussion: """
             A child is a name, the receiving key of their device (`lomme-vault key` there), their \
             own accountNr and any extra fields their codes carry. `issue --to NAME` seals the \
             stored config with that child's account and fields to their key; `issue --all` gives \
-            every child a fresh code. Every sealed code is recorded in this vault, so `child list` \
-            can say whose last code carries the current secret.
+            every child a fresh code. Every sealed code is recorded in this vault before it leaves \
+            the machine, and counts as handed out once its file is written or its drawing finished, \
+            so `child list` can say whose last code carries what the vault holds now; `child \
+            confirm` checks the receipt the child's device shows after importing it.
             """,
-        subcommands: [Add.self, List.self, Rekey.self, Remove.self]
+        subcommands: [Add.self, List.self, Rekey.self, Remove.self, Confirm.self]
     )
 
     /// `--key KEY` or `--key-image PHOTO`: one of them.
@@ -44,8 +47,10 @@ struct ChildCommand: ParsableCommand {
                 is shown: compare it with what `lomme-vault key` shows on the child's device; a \
                 terminal is asked to confirm (--yes skips). --account is checked by the mod-11 \
                 rule (--no-check for test numbers). --field KEY=VALUE adds a field to the child's \
-                codes (as name=Anna); it may not set clientId, clientSecret, userId or \
-                secretExpires, which are the household's. Exit 1: the name or key is taken, or \
+                codes (as name=Anna); it may not set clientId, clientSecret, secret, userId, \
+                accountNr, cardAccountNr or secretExpires (the account is --account, the rest are \
+                the household's), nor a field whose name says secret, password, token or key \
+                (the command line is no place for a secret), and tokenUrl obeys its rule. Exit 1: the name or key is taken, or \
                 not confirmed; exit 2 or 7: a --key-image photo holding no receiving key; exit 7: \
                 an --account failing its rule; exit 64: a bad name, key or field.
                 """
@@ -73,12 +78,20 @@ struct ChildCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The children: receiving key, account, last code issued, whether it carries the current secret.",
+            abstract: "The children: receiving key, account, last code handed out, whether it is current and confirmed.",
             discussion: """
-                `current` is false when a child's last code carries an older clientSecret, or they \
-                have none yet: `lomme-vault issue --all` gives every child a fresh one. --json \
-                prints per child name, receivingKey (fingerprint), accountNr, fields, lastIssued, \
-                expires and current. No secret is ever listed.
+                A child is current when their last handed-out code (its file written and synced, \
+                or its drawing finished) carries everything this vault now holds for them: the \
+                shared fields (clientId, clientSecret, userId, tokenUrl, secretExpires) and their \
+                own (accountNr, fields). If not, the list says why: no code yet, never handed out \
+                (recorded, but the file was not written or the drawing was interrupted), new \
+                device, secret renewed, expiry changed, account changed, fields changed, …; \
+                `lomme-vault issue --all` gives every child a fresh code. Confirmed: the child's \
+                receipt for that code was checked (`lomme-vault child confirm`). --json prints per \
+                child name, receivingKey (fingerprint), accountNr, fields (secret ones masked), \
+                lastIssued and expires (of the last handed-out code), current, notCurrent (the \
+                reasons), confirmed, confirmedAt and pending (a newer code recorded but not handed \
+                out). No secret is ever listed.
                 """
         )
 
@@ -97,14 +110,18 @@ struct ChildCommand: ParsableCommand {
                 Terminal.info("No children yet; add one with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`.")
                 return
             }
-            var lines = ["name              receiving key        account        last code             current"]
+            let names = max(4, listing.children.map(\.child.name.count).max() ?? 0) + 2
+            func row(_ cells: [String]) -> String {
+                zip(cells, [names, 21, 15, 22, 11]).map { $0 + String(repeating: " ", count: max($1 - $0.count, 1)) }.joined()
+                    + cells[5]
+            }
+            var lines = [row(["name", "receiving key", "account", "last handed out", "confirmed", "current"])]
             for entry in listing.children {
-                let last = entry.lastIssued.map { VaultContents.timestamp(Int($0)) } ?? "-"
-                let cells = [entry.child.name, entry.child.receivingKey.fingerprint,
-                             NorwegianNumbers.formatAccountNumber(entry.child.accountNr), last]
-                let widths = [18, 21, 15, 22]
-                lines.append(zip(cells, widths).map { $0 + String(repeating: " ", count: max($1 - $0.count, 1)) }.joined()
-                             + (entry.current ? "yes" : "no"))
+                let last = entry.state.lastHandedOut.map { VaultContents.timestamp(Int($0.issued)) } ?? "-"
+                let current = entry.state.current ? "yes" : "no: " + entry.state.reasons.joined(separator: ", ")
+                lines.append(row([entry.child.name, entry.child.receivingKey.fingerprint,
+                                  NorwegianNumbers.formatAccountNumber(entry.child.accountNr), last,
+                                  entry.state.confirmed ? "yes" : "no", current]))
             }
             Terminal.output(lines.map(TerminalText.line).joined(separator: "\n") + "\n")
         }
@@ -113,7 +130,7 @@ struct ChildCommand: ParsableCommand {
     struct Rekey: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace a child's receiving key (they have a new device).",
-            discussion: "The new key's fingerprint is shown to compare with the new device; a terminal is asked to confirm (--yes skips). The child's next code goes to the new key: `lomme-vault issue --to NAME`. Exit 6: no such child."
+            discussion: "The new key's fingerprint is shown to compare with the new device; a terminal is asked to confirm (--yes skips). The child's next code goes to the new key: `lomme-vault issue --to NAME`. The key they have already is \"unchanged\" (exit 0). Exit 1: the key is another child's or this machine's own; exit 6: no such child."
         )
 
         @Argument(help: ArgumentHelp("The child's name.", valueName: "name")) var name: String
@@ -123,7 +140,11 @@ struct ChildCommand: ParsableCommand {
 
         func run() throws {
             let context = try vault.prepare()
-            let child = try HouseholdService(context, vault.unlockOptions).rekey(name, to: try keyOptions.receivingKey(), yes: yes)
+            let (child, changed) = try HouseholdService(context, vault.unlockOptions).rekey(name, to: try keyOptions.receivingKey(), yes: yes)
+            guard changed else {
+                Terminal.info("Unchanged: \(child.name)'s receiving key is \(child.receivingKey.fingerprint) already; nothing was written.")
+                return
+            }
             Terminal.info("\(child.name)'s receiving key is now \(child.receivingKey.fingerprint). Give the new device a code with `lomme-vault issue --to \(child.name)`.")
         }
     }
@@ -131,20 +152,75 @@ struct ChildCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Forget a child (their device keeps the credential until the secret is renewed).",
-            discussion: "The codes already issued stay in the record. Exit 6: no such child."
+            discussion: "Asked on a terminal (--yes skips). The codes already issued stay in the record. Exit 1: not confirmed; exit 6: no such child."
         )
 
         @Argument(help: ArgumentHelp("The child's name.", valueName: "name")) var name: String
+        @Flag(name: [.short, .long], help: "Remove without asking.") var yes = false
         @OptionGroup var vault: VaultOptions
 
         func run() throws {
             let context = try vault.prepare()
-            let child = try HouseholdService(context, vault.unlockOptions).remove(name)
+            let child = try HouseholdService(context, vault.unlockOptions).remove(name, yes: yes)
             Terminal.info("""
                 Removed \(child.name): no new code will be issued to them. Their device still holds the \
                 credential and keeps working until the secret is renewed: order a new client secret at \
                 the bank, then run `lomme-vault set clientSecret` and `lomme-vault issue --all` for the others.
                 """)
+        }
+    }
+
+    struct Confirm: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a child's receipt (a photo of what `lomme-vault receipt` shows on their device).",
+            discussion: """
+                After importing a sealed code, the child's device shows a receipt: a small QR code \
+                only that device can make and only this machine can open, naming the code and the \
+                credential it carried. Each PHOTO (or --camera, the webcam or --device FILE) is \
+                checked: the code it names must be the child's last one handed out, the receipt \
+                made by that child's device for this machine. `lomme-vault child list` then shows \
+                the child as confirmed. Exit 2: no receipt in a photo; exit 7: a receipt for an \
+                older code, from another device, for another parent, or damaged (nothing changes).
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Photos of receipts (one child's each).", valueName: "PHOTO")) var photos: [String] = []
+        @OptionGroup var camera: CameraOptions
+        @OptionGroup var vault: VaultOptions
+
+        func validate() throws {
+            if camera.camera == !photos.isEmpty { throw ValidationError("give photos of receipts, or --camera") }
+        }
+
+        func run() throws {
+            let context = try vault.prepare()
+            let service = ReceiptService(context, vault.unlockOptions)
+            var firstError: LommeError?
+            let isReceipt: (Decoded) -> Bool = { ClassifiedPayload($0.bytes).kind == .receipt }
+            let sources: [String?] = camera.camera ? [nil] : photos
+            for photo in sources {
+                do throws(LommeError) {
+                    let decoded: Decoded
+                    if let photo {
+                        guard let found = try Scanner.scan(path: photo, accept: isReceipt).first(where: isReceipt) else {
+                            throw LommeError.refused("the QR code in \(photo) is not a receipt; the child shows one with `lomme-vault receipt`")
+                        }
+                        decoded = found
+                    } else {
+                        decoded = try CameraInput.read(camera, sought: "receipt", accept: isReceipt,
+                                                       rejected: { _ in "the QR code in view is not a receipt; still looking" })
+                    }
+                    let confirmed = try service.confirm(ClassifiedPayload(decoded.bytes))
+                    let issued = VaultContents.timestamp(Int(confirmed.record.issued))
+                    Terminal.info(confirmed.already
+                        ? "Unchanged: \(confirmed.child.name)'s receipt for the code issued \(issued) was confirmed already."
+                        : "Confirmed: \(confirmed.child.name)'s device holds the code issued \(issued) (`lomme-vault child list`).")
+                } catch {
+                    Terminal.error((photo.map { "\($0): " } ?? "") + error.message)
+                    firstError = firstError ?? error
+                }
+            }
+            if let firstError { throw ExitCode(firstError.code.rawValue) }
         }
     }
 }

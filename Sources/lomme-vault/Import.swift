@@ -67,5 +67,18 @@ struct Import: ParsableCommand {
         case .stored: Terminal.info("Stored in \(path).")
         case .created: Terminal.info("Created the vault and stored the config in \(path).")
         }
+        if found.payload.kind == .sealed { try offerReceipt(context) }
+    }
+
+    /// After a sealed code: the receipt for the parent, offered on a terminal (not with
+    /// --yes, which asks nothing), else told how to show it.
+    func offerReceipt(_ context: VaultContext) throws {
+        let interaction = context.interaction
+        guard !yes, !vault.noPrompt, interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) else {
+            Terminal.info("The parent can check that this device holds the code: `lomme-vault receipt` shows a receipt for them to photograph.")
+            return
+        }
+        guard try interaction.confirm("Show a receipt for the parent to photograph (`lomme-vault child confirm` on their machine)?") else { return }
+        try ReceiptCommand.show(ReceiptService(context, vault.unlockOptions).make())
     }
 }

@@ -104,20 +104,26 @@ struct Issue: ParsableCommand {
         let context = try sealed ? vault.prepare() : (try? vault.prepare()) ?? VaultContext(
             settings: VaultSettings(store: VaultStore(path: "/"), kdf: nil, keyring: Keyring(off: true), tpm: nil),
             interaction: TerminalInteraction())
-        let issued = try IssueService(context).run(request, now: Int64(time(nil)))
+        let service = IssueService(context)
+        if sealed, let output {
+            // A code of an earlier run is never left where this one goes (the record would
+            // say the new one was not handed out, and the old file looks like it).
+            try FileIO.moveAside(output)
+        }
+        let issued = try service.run(request, nowMs: VaultContents.nowMilliseconds())
         let level = level ?? (sealed ? .M : .H)
         let code = try IssuedCode(payload: issued.payload, level: level)
-        if let output {
-            try FileIO.replace(output, with: code.fileBytes(for: output), mode: sealed ? 0o644 : 0o600)
-        }
         var lines = Self.summary(issued, code: code)
         if let output {
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: sealed ? 0o644 : 0o600)
+            try service.handedOut(issued, now: Int64(time(nil)))
             lines.append("Wrote \(output) (mode \(sealed ? "0644" : "0600")).")
             Terminal.info(lines.joined(separator: "\n"))
         } else {
             // The summary first (a small window shows what is coming and the size it
             // needs), a one-line recap under the code; the window must hold all three.
             try TerminalCode.show(code, before: lines.joined(separator: "\n"), note: Self.recap(issued))
+            try service.handedOut(issued, now: Int64(time(nil)))
         }
     }
 

@@ -4,8 +4,9 @@ import LommeQR
 import LommeVaultKit
 
 /// `issue --all`: a fresh sealed code for every child. Everything is checked first (each
-/// child's key and config, the folder), so a problem stops the run before any code is
-/// written or recorded. Each code is recorded in the vault before it is written or shown.
+/// child's key and config, that each code fits a QR code at the level, the folder), so a
+/// problem stops the run before any code is recorded. Each code is recorded before it is
+/// written or shown, and marked handed out once its file is synced or its drawing finished.
 struct IssueAll {
     let issue: Issue
     let lifetime: Int64
@@ -18,23 +19,35 @@ struct IssueAll {
         let service = IssueService(context)
         let request = IssueService.Request(from: issue.from, recipient: .plain, lifetime: lifetime, checksums: !issue.noCheck,
                                            unlock: issue.vault.unlockOptions)
-        let plan = try service.planAll(request)
+        var plan = try service.planAll(request, nowMs: VaultContents.nowMilliseconds())
+        let level = issue.level ?? .M
+        for item in plan.items {
+            guard (try? QRMatrix.encode(item.trial, level: level)) != nil else {
+                throw LommeError.failure("\(item.child.name)'s code does not fit a QR code at level \(level.rawValue) (\(item.trial.utf8.count) characters); nothing was issued: give \(item.child.name) fewer or shorter --field values (`lomme-vault child remove` and `child add`), or use a lower --level")
+            }
+        }
         if issue.dryRun {
-            let lines = plan.items.map { "\($0.child.name): a new code (\($0.reason))" }
+            let lines = plan.items.map { "\($0.child.name): would get a new code (now: \($0.reason))" }
             Terminal.show(lines.joined(separator: "\n") + "\n")
-            Terminal.info("Dry run: nothing was issued or recorded. Without --dry-run each of the \(plan.items.count) gets a code sealed to their key.")
+            let who = plan.items.count == 1 ? plan.items[0].child.name + " gets" : "each of the \(plan.items.count) children gets"
+            Terminal.info("Dry run: nothing was issued or recorded. Without --dry-run, \(who) a code sealed to their key.")
             return
         }
-        if let directory = issue.outputDir { try Self.prepareFolder(directory) }
-        let level = issue.level ?? .M
+        let folder = try issue.outputDir.map { (path) throws(LommeError) in try OutputFolder(path) }
+        var written = 0
+        var issuer: String?
         for (index, item) in plan.items.enumerated() {
-            let issued = try service.issue(item, of: plan, now: Int64(time(nil)))
+            let name = item.child.name + ".png"
+            if let folder { try folder.moveAside(name) }
+            guard let issued = try Self.issue(item, of: &plan, service) else { continue }
+            issuer = issued.issuer?.fingerprint
             let code = try IssuedCode(payload: issued.payload, level: level)
             let label = "\(item.child.name) — code \(index + 1) of \(plan.items.count)"
-            if let directory = issue.outputDir {
-                let path = directory + "/" + item.child.name + ".png"
-                try FileIO.replace(path, with: code.fileBytes(for: path), mode: 0o644)
-                Terminal.info("Wrote \(path): sealed to \(item.child.name) (\(item.child.receivingKey.fingerprint)), expires \(VaultContents.timestamp(Int(issued.expires))).")
+            if let folder {
+                try folder.replace(name, with: code.fileBytes(for: name), mode: 0o644)
+                try service.handedOut(issued, now: Int64(time(nil)))
+                written += 1
+                Terminal.info("Wrote \(folder.path)/\(name): sealed to \(item.child.name) (\(item.child.receivingKey.fingerprint)), expires \(VaultContents.timestamp(Int(issued.expires))).")
                 continue
             }
             if index > 0 { Terminal.output("\u{1B}[H\u{1B}[2J") }  // the next code on a clean screen
@@ -42,30 +55,28 @@ struct IssueAll {
             let next = last ? [] : ["Enter: the next code (\(plan.items[index + 1].child.name)); Ctrl-C stops (the codes shown so far are recorded)."]
             try TerminalCode.show(code, before: ([label] + Issue.summary(issued, code: code)).joined(separator: "\n"),
                                   note: label + ": " + Issue.recap(issued), printedAfter: next)
+            try service.handedOut(issued, now: Int64(time(nil)))
             if !last {
                 Terminal.info(next[0])
                 _ = try Prompt.ask("")
             }
         }
-        if let directory = issue.outputDir {
-            Terminal.info("\(plan.items.count) sealed code\(plan.items.count == 1 ? "" : "s") in \(directory), each for one child's device only; recorded in this vault (`lomme-vault child list`).")
+        if let folder {
+            Terminal.info("\(written) sealed code\(written == 1 ? "" : "s") in \(folder.path), each for one child's device only; recorded in this vault (`lomme-vault child list`).")
+            if let issuer {
+                Terminal.info("Issuer fingerprint: \(issuer). Each child's device shows it on first import: tell them to compare it (or to import with --expect-issuer \(issuer)).")
+            }
         }
     }
 
-    /// The folder for the codes: made when missing; must be a folder.
-    static func prepareFolder(_ path: String) throws(LommeError) {
-        var info = stat()
-        if lstat(path, &info) != 0 {
-            guard errno == ENOENT, mkdir(path, 0o755) == 0 else {
-                throw LommeError.failure("cannot make the folder \(path): \(String(cString: strerror(errno))); nothing was issued")
-            }
-            return
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw LommeError.failure("\(path) is not a folder; give --output-dir a folder (it is made when missing); nothing was issued")
-        }
-        guard access(path, W_OK) == 0 else {
-            throw LommeError.failure("cannot write into \(path): \(String(cString: strerror(errno))); nothing was issued")
+    /// Issues one planned code; nil (said as a warning) when the child was removed or
+    /// rekeyed meanwhile, which the service checks under the write lock.
+    static func issue(_ item: IssueService.Plan.Item, of plan: inout IssueService.Plan, _ service: IssueService) throws -> IssueService.Issued? {
+        do {
+            return try service.issue(item, of: &plan, nowMs: VaultContents.nowMilliseconds())
+        } catch let error as LommeError where error.code == .notFound {
+            Terminal.error("warning: " + error.message)
+            return nil
         }
     }
 }

@@ -46,7 +46,7 @@ struct Scan: ParsableCommand {
         var firstError: LommeError?
         for photo in photos {
             do {
-                let found = try Scanner.scan(path: photo, accept: { Payload.isImportable($0.bytes) })
+                let found = try Scanner.scan(path: photo, accept: { Payload.isOurs($0.bytes) })
                 for decoded in found {
                     if raw {
                         let newline = !noNewline && (Terminal.isTerminal(1) || photos.count > 1 || found.count > 1)
@@ -97,6 +97,10 @@ struct Scan: ParsableCommand {
             return "\(photo): a lomme-vault receiving key, fingerprint \(key.fingerprint)\n\(key.text)\n"
         case .receivingKey(nil, let problem):
             return "\(photo): a lomme-vault receiving key that cannot be used: \(problem?.message ?? "damaged")\n"
+        case .receipt(let receipt?, _):
+            return "\(photo): a child's receipt for the sealed code \(receipt.codeIdHex); the parent checks it with `lomme-vault child confirm \(again)`\n"
+        case .receipt(nil, let problem):
+            return "\(photo): a lomme-vault receipt that cannot be read: \(problem?.message ?? "damaged")\n"
         case .other(let text):
             if let fields = SecretFields.summaryLines(text) {
                 let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"

@@ -8,26 +8,39 @@ struct SetCommand: ParsableCommand {
         commandName: "set",
         abstract: "Replace one field of the stored config (the value asked, or standard input's first line; never argv).",
         discussion: """
-            On a terminal the value is asked: clientSecret without echo and typed twice, other \
-            fields shown as typed. Otherwise it is the first line of standard input \
+            FIELD is a field of the stored config, in any case (clientsecret is clientSecret; \
+            secret and cardAccountNr are the aliases of clientSecret and accountNr), or a known \
+            optional one: name, tokenUrl, secretExpires. A name one or two letters from a field \
+            is refused naming it, and no other name becomes a field: a new extra field needs \
+            --new NAME (`lomme-vault unset NAME` removes one).
+
+            On a terminal the value is asked: clientSecret, and any field whose name says \
+            secret, password, token or key (apiKey, refresh_token), without echo and typed \
+            twice, other fields shown as typed. Such fields are masked wherever lomme-vault \
+            shows a config. Otherwise the value is the first line of standard input \
             (`echo 2027-02-24 | lomme-vault set secretExpires`, `lomme-vault set clientSecret < new-secret.txt`). \
             The field's rules apply (--no-check skips only the check digits); the same value \
             again writes nothing. The replaced config is kept as the previous one.
 
-            After a new clientSecret, the children whose last code carries the old one are \
-            named, with the command that gives them a new code (`lomme-vault issue --all`). \
-            secretExpires (YYYY-MM-DD) is the day the bank retires the secret: from 14 days \
-            before it, `status`, `unlock`, `token` and `child list` warn on stderr.
+            After the change, the children whose last code no longer carries everything the \
+            vault holds for them are named with why (secret renewed, expiry changed, …), and \
+            the command that gives them new codes (`lomme-vault issue --all`). secretExpires \
+            (YYYY-MM-DD) is the day the bank retires the secret: from 14 days before it, \
+            `status`, `unlock`, `token` and `child list` warn on stderr.
 
-            Exit 6: no vault, or no config stored yet (store the bank's with \
-            `lomme-vault import --stdin < config.json` first). Exit 7: the value fails the \
-            field's rule. Exit 64: an empty first line, or a field name with spaces.
+            Exit 6: no vault, no config stored yet (store the bank's with \
+            `lomme-vault import --stdin < config.json` first), or no such field. Exit 7: the \
+            value fails the field's rule. Exit 64: a near miss of a field's name, --new with a \
+            field that exists, an empty first line.
             """
     )
 
-    @Argument(help: ArgumentHelp("The field: clientId, clientSecret, userId, accountNr, tokenUrl, name, secretExpires, or another extra field.",
+    @Argument(help: ArgumentHelp("The field: clientId, clientSecret, userId, accountNr, tokenUrl, name, secretExpires, or an extra field of the stored config (any case).",
                                  valueName: "field"))
     var field: String
+
+    @Flag(name: .customLong("new"), help: "Add FIELD as a new extra field (it must not be one already).")
+    var new = false
 
     @Flag(name: .long, help: "Skip the check-digit rule of userId or accountNr (for test numbers).")
     var noCheck = false
@@ -45,6 +58,7 @@ struct SetCommand: ParsableCommand {
         let context = try vault.prepare()
         var request = SetService.Request(field: field, source: Terminal.isTerminal(STDIN_FILENO) ? .terminal : .standardInput)
         request.checksums = !noCheck
+        request.new = new
         request.unlock = vault.unlockOptions
         let outcome = try SetService(context).run(request)
         if !outcome.changed {
@@ -52,9 +66,14 @@ struct SetCommand: ParsableCommand {
         } else {
             Terminal.info("Set \(outcome.field) in \(context.store.path) (the config before is kept as the previous one).")
         }
-        if !outcome.stale.isEmpty {
-            let names = outcome.stale.joined(separator: ", ")
-            Terminal.info("\(outcome.stale.count == 1 ? "This child's" : "These children's") last code carries an older secret, or they have none yet: \(names). Give them new codes with `lomme-vault issue --all` (or `lomme-vault issue --to NAME`).")
+        Self.tellStale(outcome)
+    }
+
+    /// The children a change leaves without a current code, and the warning.
+    static func tellStale(_ outcome: SetService.Outcome) {
+        if outcome.changed, !outcome.stale.isEmpty {
+            let names = outcome.stale.map { "\($0.name) (\($0.reasons.joined(separator: ", ")))" }.joined(separator: ", ")
+            Terminal.info("Not current now: \(names). Give them new codes with `lomme-vault issue --all` (or `lomme-vault issue --to NAME`).")
         }
         if let warning = outcome.warning { Terminal.error(warning) }
     }

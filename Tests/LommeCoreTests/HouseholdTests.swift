@@ -45,8 +45,10 @@ struct HouseholdTests {
         var contents = VaultContents(config: sampleConfig())
         contents.household.children = [Self.child(), Self.child("ola", key: Self.other)]
         let fingerprint = contents.household.credentialFingerprint(of: sampleConfig())
-        contents.household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "00ff", issued: 10, expires: 20, credential: fingerprint))
-        contents.household.record(IssueRecord(child: nil, recipient: Self.other.fingerprint, id: "0101", issued: 11, expires: 21, credential: fingerprint))
+        let carried = contents.household.carried(by: Self.child().config(from: sampleConfig()))
+        contents.household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "00ff", issued: 10, expires: 20, credential: fingerprint,
+                                              carried: carried, handedOut: .at(10)), now: 10)
+        contents.household.record(IssueRecord(child: nil, recipient: Self.other.fingerprint, id: "0101", issued: 11, expires: 21, credential: fingerprint), now: 11)
         // What a newer version might add, at every level.
         guard case .object(var top) = contents.json else { Issue.record("not an object"); return }
         let index = try #require(top.firstIndex { $0.key == "household" })
@@ -62,15 +64,16 @@ struct HouseholdTests {
         top[index] = JSON.Member("household", .object(household))
         let deviceIndex = try #require(top.firstIndex { $0.key == "device" })
         var device = contents
-        _ = try device.ensureDeviceIdentity()
-        guard case .object(let deviceMembers) = device.device else { Issue.record("no device"); return }
+        _ = device.ensureDeviceIdentity()
+        guard case .object(let deviceMembers) = device.identity?.json else { Issue.record("no device"); return }
         top[deviceIndex] = JSON.Member("device", .object(deviceMembers + [JSON.Member("futureKey", .string("kept too"))]))
         let text = JSON.object(top).text
         let read = try VaultContents(plaintext: SecureBytes(copying: Array(text.utf8)))
         #expect(read.json.text == text, "the whole plaintext comes back as it was")
         #expect(read.household.children.map(\.name) == ["anna", "ola"] && read.household.issued.count == 2)
         #expect(read.household.issued[1].child == nil)
-        #expect(read.household.isCurrent(Self.child(), config: sampleConfig()))
+        #expect(read.household.state(of: Self.child(), config: sampleConfig()).current)
+        #expect(read.household.issued.map(\.handedOut) == [.at(10), .no])
         // And a vault from before the household reads unchanged, with none.
         let old = #"{"version":1,"config":\#(sampleConfig().json.text),"created":"2025-01-01T00:00:00Z","updated":"2025-01-01T00:00:00Z","device":{}}"#
         let before = try VaultContents(plaintext: SecureBytes(copying: Array(old.utf8)))
@@ -98,28 +101,95 @@ struct HouseholdTests {
         #expect(one.credentialFingerprint(of: x) != one.credentialFingerprint(of: y))
     }
 
-    @Test func currentMeansTheNewestCodeCarriesTheStoredCredential() {
-        var household = Household()
-        let child = Self.child()
-        #expect(!household.isCurrent(child, config: sampleConfig()), "no code yet")
-        let old = household.credentialFingerprint(of: sampleConfig(secret: "old"))
-        let new = household.credentialFingerprint(of: sampleConfig())
-        household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "01", issued: 1, expires: 2, credential: new))
-        household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "02", issued: 3, expires: 4, credential: old))
-        #expect(!household.isCurrent(child, config: sampleConfig()), "the newest code carries the old secret")
-        #expect(household.isCurrent(child, config: sampleConfig(secret: "old")))
-        #expect(!household.isCurrent(child, config: nil))
-        var rekeyed = child
-        rekeyed.receivingKey = Self.other
-        #expect(!household.isCurrent(rekeyed, config: sampleConfig(secret: "old")), "a new device has no code yet")
+    /// A record to `child`'s key carrying `config`, handed out or not.
+    static func record(_ household: inout Household, _ id: String, at time: Int64, carrying config: Config, child: Child = child(),
+                       handedOut: Bool = true, expires: Int64? = nil) {
+        let credential = household.credentialFingerprint(of: config)
+        let carried = household.carried(by: config)
+        household.record(IssueRecord(child: child.name, recipient: child.receivingKey.fingerprint, id: id, issued: time, expires: expires ?? time + 1,
+                                     credential: credential, carried: carried, handedOut: handedOut ? .at(time) : .no), now: time)
     }
 
-    @Test func theRecordKeepsTheNewestThousand() {
+    @Test func currentMeansTheLastHandedOutCodeCarriesEverythingTheChildGetsNow() {
         var household = Household()
-        for i in 0..<(Household.recordLimit + 5) {
-            household.record(IssueRecord(child: nil, recipient: "R", id: String(i), issued: Int64(i), expires: Int64(i), credential: "c"))
+        let child = Self.child()
+        #expect(household.state(of: child, config: sampleConfig()).reasons == ["no code yet"])
+        let stored = sampleConfig()
+        Self.record(&household, "01", at: 1, carrying: child.config(from: stored))
+        #expect(household.state(of: child, config: stored).current)
+        // A newer code recorded and never handed out changes nothing: the last handed out counts.
+        Self.record(&household, "02", at: 3, carrying: child.config(from: sampleConfig(secret: "newer")), handedOut: false)
+        let state = household.state(of: child, config: stored)
+        #expect(state.current && state.lastHandedOut?.id == "01" && state.pending?.id == "02")
+        #expect(household.state(of: child, config: sampleConfig(secret: "newer")).reasons == ["secret renewed"])
+        // Each part of what the child gets, changed on its own.
+        func changed(_ edit: (inout Config) -> Void) -> [String] {
+            var config = stored
+            edit(&config)
+            return household.state(of: child, config: config).reasons
         }
-        #expect(household.issued.count == Household.recordLimit && household.issued.first?.id == "5")
+        #expect(changed { $0.extras.append(JSON.Member("secretExpires", .string("2027-02-24"))) } == ["expiry changed"])
+        #expect(changed { $0.extras.append(JSON.Member("tokenUrl", .string("https://bank.example/token"))) } == ["token URL changed"])
+        #expect(changed { $0.userId = "01010112345" } == ["user id changed"])
+        #expect(changed { $0.extras.append(JSON.Member("nickname", .string("x"))) } == ["fields changed"])
+        let both = changed { (config: inout Config) in
+            config.clientId = "another"
+            config.userId = "01010112345"
+        }
+        #expect(both == ["secret renewed", "user id changed"])
+        var moved = child
+        moved.accountNr = "12345678903"
+        #expect(household.state(of: moved, config: stored).reasons == ["account changed"], "the child's own account")
+        var named = child
+        named.fields = [JSON.Member("name", .string("Anne"))]
+        #expect(household.state(of: named, config: stored).reasons == ["fields changed"], "the child's own fields")
+        #expect(household.state(of: child, config: nil).reasons == ["no config stored"])
+        var rekeyed = child
+        rekeyed.receivingKey = Self.other
+        #expect(household.state(of: rekeyed, config: stored).reasons == ["new device: no code to its key yet"])
+        var fresh = Household()
+        Self.record(&fresh, "03", at: 5, carrying: child.config(from: stored), handedOut: false)
+        #expect(fresh.state(of: child, config: stored).reasons == ["never handed out"])
+        let marked = fresh.markHandedOut(id: "03", at: 6)
+        #expect(marked && fresh.state(of: child, config: stored).current)
+        let unknown = fresh.markHandedOut(id: "99", at: 6)
+        #expect(!unknown)
+    }
+
+    @Test func aRecordFromBeforeHandOutsIsHonestAboutWhatItDoesNotKnow() throws {
+        var household = Household()
+        let child = Self.child()
+        let credential = household.credentialFingerprint(of: child.config(from: sampleConfig()))
+        // As an older lomme-vault wrote it: no `carried`, no `handedOut`.
+        household.record(IssueRecord(child: "anna", recipient: Self.key.fingerprint, id: "01", issued: 1, expires: 2, credential: credential,
+                                     handedOut: .unrecorded), now: 1)
+        #expect(household.json.text.contains("handedOut") == false)
+        let state = household.state(of: child, config: sampleConfig())
+        #expect(state.lastHandedOut?.id == "01" && !state.current && state.reasons.first?.contains("older lomme-vault") == true)
+        #expect(household.state(of: child, config: sampleConfig(secret: "new")).reasons == ["secret renewed"])
+    }
+
+    @Test func theRecordKeepsEveryChildsLastCodeAndDropsOnlyExpiredOnes() {
+        var household = Household()
+        // 1001 children, one code each, all expired by the end: every one is kept.
+        let children = (0...1000).map { Self.child("c\($0)", key: ReceivingKeyPair.generate().publicKey) }
+        for (i, child) in children.enumerated() {
+            Self.record(&household, String(i), at: Int64(i), carrying: child.config(from: sampleConfig()), child: child, expires: Int64(i) + 10)
+        }
+        #expect(household.issued.count == 1001 && household.issued.first?.id == "0")
+        let index = Household.RecordIndex(household.issued)
+        #expect(children.allSatisfy { household.state(of: $0, config: sampleConfig(), index: index).current })
+        // A second round for the first child: its first code is dropped once expired, the
+        // others stay (each is its child's last).
+        Self.record(&household, "again", at: 5000, carrying: children[0].config(from: sampleConfig()), child: children[0], expires: 6000)
+        #expect(household.issued.count == 1001 && !household.issued.contains { $0.id == "0" })
+        // Not expired: kept even when not the last.
+        Self.record(&household, "third", at: 5001, carrying: children[0].config(from: sampleConfig()), child: children[0], handedOut: false)
+        #expect(household.issued.contains { $0.id == "again" } && household.issued.count == 1002)
+        // Expired, not handed out, and superseded: dropped; the last handed-out one stays.
+        Self.record(&household, "fourth", at: 7000, carrying: children[0].config(from: sampleConfig()), child: children[0], handedOut: false)
+        #expect(household.issued.contains { $0.id == "again" } && !household.issued.contains { $0.id == "third" })
+        #expect(household.state(of: children[0], config: sampleConfig()).lastHandedOut?.id == "again")
     }
 
     @Test func secretExpiresIsARealDate() {

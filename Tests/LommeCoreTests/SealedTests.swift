@@ -43,7 +43,7 @@ struct SealedTests {
         let parent = SigningKeyPair.generate()
         let config = sampleConfig(extras: [JSON.Member("name", .string("Kåre"))])
         let text = try Envelope.seal(config, to: child.publicKey, issuer: parent, now: 1_800_000_000, lifetime: 86400)
-        #expect(text.hasPrefix("LV2:"))
+        #expect(text.hasPrefix("LV3:"))
         #expect(text.utf8.allSatisfy { Base45.alphabet.contains($0) || $0 == UInt8(ascii: ":") })
         for field in [config.clientId, config.clientSecret, config.userId, config.accountNr] {
             #expect(!text.contains(field))
@@ -74,15 +74,22 @@ struct SealedTests {
         }
         #expect(throws: LommeError.self) { try envelope.open(with: child, now: 1_800_000_000 - 3600) }
         var bytes = try #require(Base45.decode(String(text.dropFirst(4))))
-        bytes[0] = 3
-        #expect(throws: LommeError.refused("the sealed code was made by a newer lomme-vault (format 3); upgrade lomme-vault to import it")) {
-            try Envelope(text: "LV2:" + Base45.encode(bytes))
+        bytes[0] = 4
+        #expect(throws: LommeError.refused("the sealed code was made by a newer lomme-vault (format 4); upgrade lomme-vault to import it")) {
+            try Envelope(text: "LV3:" + Base45.encode(bytes))
+        }
+        #expect(throws: LommeError.refused("the sealed code was made by a newer lomme-vault (LV4 code); upgrade lomme-vault to import it")) {
+            try Envelope(text: "LV4:" + Base45.encode(bytes))
+        }
+        bytes[0] = 2
+        #expect(throws: LommeError.refused("the sealed code is damaged (its text says format 3, its bytes 2); ask for a new QR code")) {
+            try Envelope(text: "LV3:" + Base45.encode(bytes))
         }
         bytes[0] = 1
-        #expect(throws: Envelope.olderFormat(1)) { try Envelope(text: "LV2:" + Base45.encode(bytes)) }
+        #expect(throws: Envelope.olderFormat(1)) { try Envelope(text: "LV3:" + Base45.encode(bytes)) }
         #expect(throws: Envelope.olderFormat(1)) { try Envelope(text: "LV1:" + Base45.encode(bytes)) }
         #expect(Envelope.olderFormat(1).message.contains("older lomme-vault"))
-        #expect(throws: LommeError.self) { try Envelope(text: "LV3:" + Base45.encode(bytes)) }
+        #expect(throws: LommeError.self) { try Envelope(text: "LV2:" + Base45.encode(bytes)) }
     }
 
     @Test func lowOrderAndZeroDeviceKeysAreRefused() throws {

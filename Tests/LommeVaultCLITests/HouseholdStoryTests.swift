@@ -81,6 +81,12 @@ struct HouseholdStoryTests {
             let imported = machine.run(["import", Self.photo(box.path + "/\(child).png"), "--yes", "--no-check"])
             #expect(imported.status == 0, "\(child): \(imported.stderr)")
         }
+        // Anna's device shows a receipt; the parent photographs it: Anna is confirmed, Ola not.
+        let receipt = anna.run(["receipt", "--output", box.path + "/receipt.png"])
+        #expect(receipt.status == 0, "\(receipt.stderr)")
+        let confirmed = parent.run(["child", "confirm", Self.photo(box.path + "/receipt.png")])
+        #expect(confirmed.status == 0 && confirmed.stderr.contains("Confirmed: anna's device holds the code issued"), "\(confirmed.stderr)")
+        #expect(try Self.children(parent).map { $0["confirmed"] as? Bool } == [true, false])
         #expect(anna.run(["get", "accountNr"]).out == "97104133219")
         #expect(anna.run(["get", "name"]).out == "Anna")
         #expect(ola.run(["get", "accountNr"]).out == TokenFixture.accountNr)
@@ -93,7 +99,8 @@ struct HouseholdStoryTests {
                             stdin: try String(decoding: JSONSerialization.data(withJSONObject: ["client_id": TokenFixture.clientId, "client_secret": newSecret]), as: UTF8.self))
         #expect(try Self.bankAccepts(server, newSecret) && !(try Self.bankAccepts(server, oldSecret)), "the bank takes only the new secret")
         let set = parent.run(["set", "clientSecret"], stdin: newSecret + "\n")
-        #expect(set.status == 0 && set.stderr.contains("anna, ola") && set.stderr.contains("lomme-vault issue --all"), "\(set.stderr)")
+        #expect(set.status == 0 && set.stderr.contains("Not current now: anna (secret renewed), ola (secret renewed)")
+                && set.stderr.contains("lomme-vault issue --all"), "\(set.stderr)")
         let listed = try Self.children(parent)
         #expect(listed.map { $0["name"] as? String } == ["anna", "ola"])
         #expect(listed.allSatisfy { $0["current"] as? Bool == false && $0["lastIssued"] is String && $0["expires"] is String })
@@ -103,7 +110,8 @@ struct HouseholdStoryTests {
         // A fresh code for every child, written to a folder; both re-import; both tokens work.
         let beforeDryRun = readFile(parent.vault)
         let dry = parent.run(["issue", "--all", "--dry-run"])
-        #expect(dry.status == 0 && dry.out == "anna: a new code (its last code carries an older secret)\nola: a new code (its last code carries an older secret)\n", "\(dry.out)")
+        #expect(dry.status == 0 && dry.out == "anna: would get a new code (now: secret renewed)\nola: would get a new code (now: secret renewed)\n", "\(dry.out)")
+        #expect(dry.stderr.contains("Without --dry-run, each of the 2 children gets a code sealed to their key."), "\(dry.stderr)")
         #expect(readFile(parent.vault) == beforeDryRun, "--dry-run wrote the vault")
         let all = parent.run(["issue", "--all", "--output-dir", box.path + "/codes"])
         #expect(all.status == 0, "\(all.stderr)")
@@ -155,6 +163,8 @@ struct HouseholdStoryTests {
             assert all(r["credential"] == now for r in h["issued"][2:]), "the re-issued codes carry the new secret"
             assert all(r["credential"] != now for r in h["issued"][:2]), "the first codes carried the old one"
             assert config["clientSecret"] not in json.dumps(h)
+            assert all(isinstance(r["handedOut"], int) and len(r["carried"]) == 80 for r in h["issued"]), "each handed out, with what it carried"
+            assert "confirmed" in h["issued"][0] and all("confirmed" not in r for r in h["issued"][1:]), "anna's first code was confirmed"
             print("ok", len(h["issued"]))
             """
         let script = box.write("check.py", check)

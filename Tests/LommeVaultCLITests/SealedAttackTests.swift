@@ -89,8 +89,9 @@ struct SealedAttackTests {
             let fields = Envelope.bigEndian(issued) + Envelope.bigEndian(expires) + PublicKeyCrypto.randomBytes(16) + child.key.keyId
             let v1 = [UInt8(1)] + fields + crafter.publicKey + PublicKeyCrypto.randomBytes(120)
             let v2 = [UInt8(2)] + fields + PublicKeyCrypto.randomBytes(200)
+            let v3 = [UInt8(3)] + fields + PublicKeyCrypto.randomBytes(200)
             let codes = [("LV1", "LV1:" + Base45.encode(v1 + PublicKeyCrypto.sign(v1, secretKey: crafter.secretKey))),
-                         ("LV2", "LV2:" + Base45.encode(v2))]
+                         ("LV2", "LV2:" + Base45.encode(v2)), ("LV3", "LV3:" + Base45.encode(v3))]
             for (kind, text) in codes {
                 let what = "\(kind) issued \(issued) expires \(expires)"
                 let imported = CLI.run(["import", "--stdin", "--yes"] + child.options, stdin: text, timeout: 60)

@@ -84,7 +84,7 @@ struct SealedFlowTests {
 
         // What anyone who sees the code learns: none of the config's fields.
         let seen = CLI.run([], shell: "zbarimg -q --raw '\(sealed)'")
-        #expect(seen.out.hasPrefix("LV2:"))
+        #expect(seen.out.hasPrefix("LV3:"))
         for field in [Self.config.clientId, Self.config.clientSecret, Self.config.userId, Self.config.accountNr, "Bl"] {
             #expect(!seen.out.contains(field))
         }
@@ -138,16 +138,16 @@ struct SealedFlowTests {
         let first = sealed(now)
         var bytes = Base45.decode(String(first.dropFirst(4)))!
         bytes[20] ^= 0x40
-        refused("LV2:" + Base45.encode(bytes), "tampered")
+        refused("LV3:" + Base45.encode(bytes), "tampered")
         bytes[20] ^= 0x40
         bytes[120] ^= 0x40
-        refused("LV2:" + Base45.encode(bytes), "cannot be opened")
+        refused("LV3:" + Base45.encode(bytes), "cannot be opened")
         refused(sealed(now - 3 * 86400, lifetime: 86400), "expired")
         refused(sealed(now, to: ReceivingKeyPair.generate().publicKey), "another device")
         var newer = Base45.decode(String(first.dropFirst(4)))!
         newer[0] = 9
-        refused("LV2:" + Base45.encode(newer), "newer lomme-vault")
-        refused("LV2:not base45!", "damaged")
+        refused("LV3:" + Base45.encode(newer), "newer lomme-vault")
+        refused("LV3:not base45!", "damaged")
 
         // First use pins the issuer; an earlier code from it is a rollback.
         let stored = child.run(["import", "--stdin", "--yes"], stdin: first)

@@ -19,8 +19,12 @@ struct SealedTerminalTests {
         let first = TmuxSession(box, command: "\"$LV\" import --stdin \(options) < '\(code)'")
         first.wait(for: "Is \(parentPrint) the issuer fingerprint the parent's machine shows (under the code, or with `lomme-vault key --issuer`)? Store it and pin it?")
         first.type("y")
+        // Stored; the receipt for the parent is offered, and drawn when asked for.
+        first.wait(for: "Show a receipt for the parent to photograph (`lomme-vault child confirm` on their machine)?")
+        first.type("y")
         first.wait(for: "EXIT=")
-        #expect(first.screen.contains("EXIT=0"), "\(first.screen)")
+        #expect(first.screen.contains("EXIT=0") && first.screen.contains("Receipt for the code issued"), "\(first.screen)")
+        #expect(first.screen.contains("▀") || first.screen.contains("▄"), "the receipt's QR code is drawn: \(first.screen)")
         #expect(SealedAttackTests.status(child).contains("pinned issuer: \(parentPrint)"))
 
         let plain = box.write("plain.json", Sample.configB)

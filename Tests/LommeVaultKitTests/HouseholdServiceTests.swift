@@ -58,7 +58,7 @@ struct HouseholdServiceTests {
         #expect(sameName?.code == .failure && sameName?.message.contains("child rekey anna") == true)
         let sameKey = #expect(throws: LommeError.self) { try service.add(Self.addition("ola", key)) }
         #expect(sameKey?.message.contains("is anna's already") == true)
-        let own = try #require(try Self.contents(box, options).deviceIdentity()).receiving.publicKey
+        let own = try #require(try Self.contents(box, options).identity).receiving.publicKey
         #expect(throws: LommeError.self) { try service.add(Self.addition("self", own)) }
         #expect((#expect(throws: LommeError.self) { try service.add(Self.addition("bad name")) })?.code == .usage)
         let account = #expect(throws: LommeError.self) { try service.add(Self.addition("ola", account: "12345678901")) }
@@ -77,13 +77,13 @@ struct HouseholdServiceTests {
         let service = HouseholdService(box.context(ScriptedInteraction()), options)
         _ = try service.add(Self.addition("anna"))
         _ = try service.add(Self.addition("ola"))
-        let error = #expect(throws: LommeError.self) { try service.remove("kari") }
+        let error = #expect(throws: LommeError.self) { try service.remove("kari", yes: true) }
         #expect(error == LommeError(.notFound, "there is no child called kari; the children are anna, ola"))
         let issue = #expect(throws: LommeError.self) {
-            try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("kari"), lifetime: 60, checksums: true, unlock: options), now: 100)
+            try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("kari"), lifetime: 60, checksums: true, unlock: options), nowMs: 100_000)
         }
         #expect(issue?.code == .notFound && issue?.message.contains("the children are anna, ola") == true)
-        _ = try service.remove("Ola")
+        _ = try service.remove("Ola", yes: true)
         #expect(try service.list().children.map(\.child.name) == ["anna"])
     }
 
@@ -93,8 +93,8 @@ struct HouseholdServiceTests {
         var add = Self.addition("anna", childKeys.publicKey)
         add.fields = ["name=Anna"]
         _ = try HouseholdService(box.context(ScriptedInteraction()), options).add(add)
-        let issued = try IssueService(box.context(ScriptedInteraction()))
-            .run(.init(from: nil, recipient: .named("anna"), lifetime: 3600, checksums: true, unlock: options), now: 1000)
+        let issuer = IssueService(box.context(ScriptedInteraction()))
+        let issued = try issuer.run(.init(from: nil, recipient: .named("anna"), lifetime: 3600, checksums: true, unlock: options), nowMs: 1_000_250)
         #expect(issued.child == "anna" && issued.recipient == childKeys.publicKey)
         let envelope = try Envelope(text: issued.payload)
         let opened = try envelope.open(with: childKeys, now: 1000, checksums: true)
@@ -103,12 +103,18 @@ struct HouseholdServiceTests {
         let contents = try Self.contents(box, options)
         let record = try #require(contents.household.issued.last)
         #expect(record.child == "anna" && record.id == Sodium.hex(envelope.id) && record.issued == 1000 && record.expires == 4600)
-        #expect(record.recipient == childKeys.publicKey.fingerprint)
-        let listed = try HouseholdService(box.context(ScriptedInteraction()), options).list().children
-        #expect(listed.map(\.current) == [true] && listed.first?.lastIssued == 1000 && listed.first?.expires == 4600)
+        #expect(record.recipient == childKeys.publicKey.fingerprint && record.handedOut == .no)
+        #expect(envelope.issuedMs == 1_000_250 && opened.extensions.credential.map(Sodium.hex) == record.credential)
+        let household = HouseholdService(box.context(ScriptedInteraction()), options)
+        // Recorded, not handed out: not current, and said why.
+        #expect(try household.list().children.map(\.state.reasons) == [["never handed out"]])
+        try issuer.handedOut(issued, now: 1001)
+        let listed = try household.list().children
+        #expect(listed.map(\.state.current) == [true] && listed.first?.state.lastHandedOut?.issued == 1000)
+        #expect(listed.first?.state.lastHandedOut?.expires == 4600 && listed.first?.state.lastHandedOut?.handedOut == .at(1001))
         // The key of a child counts as that child.
         let byKey = try IssueService(box.context(ScriptedInteraction()))
-            .run(.init(from: nil, recipient: .key(childKeys.publicKey), lifetime: 60, checksums: true, unlock: options), now: 2000)
+            .run(.init(from: nil, recipient: .key(childKeys.publicKey), lifetime: 60, checksums: true, unlock: options), nowMs: 2_000_000)
         #expect(byKey.child == "anna" && byKey.config.accountNr == "97104133219")
     }
 
@@ -117,21 +123,22 @@ struct HouseholdServiceTests {
         let old = ReceivingKeyPair.generate(), new = ReceivingKeyPair.generate()
         let service = HouseholdService(box.context(ScriptedInteraction()), options)
         _ = try service.add(Self.addition("anna", old.publicKey))
-        _ = try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("anna"), lifetime: 60, checksums: true, unlock: options), now: 10)
-        #expect(try service.list().children.map(\.current) == [true])
+        try Self.handOut(box, options, to: "anna", nowMs: 10_000)
+        #expect(try service.list().children.map(\.state.current) == [true])
         let declined = ScriptedInteraction([.no])
         #expect(throws: LommeError.failure("not replaced; anna's receiving key stays \(old.publicKey.fingerprint)")) {
             try HouseholdService(box.context(declined), options).rekey("anna", to: new.publicKey, yes: false)
         }
         #expect(declined.questions.first?.contains(new.publicKey.fingerprint) == true)
-        #expect(throws: LommeError.self) { try service.rekey("anna", to: old.publicKey, yes: true) }
+        let unchanged = try service.rekey("anna", to: old.publicKey, yes: true)
+        #expect(!unchanged.changed && unchanged.child.receivingKey == old.publicKey)
         let moved = try HouseholdService(box.context(ScriptedInteraction([.yes])), options).rekey("ANNA", to: new.publicKey, yes: false)
-        #expect(moved.receivingKey == new.publicKey && moved.name == "anna")
-        #expect(try service.list().children.map(\.current) == [false], "the new device has no code yet")
-        let issued = try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("anna"), lifetime: 60, checksums: true, unlock: options), now: 20)
+        #expect(moved.changed && moved.child.receivingKey == new.publicKey && moved.child.name == "anna")
+        #expect(try service.list().children.map(\.state.reasons) == [["new device: no code to its key yet"]])
+        let issued = try Self.handOut(box, options, to: "anna", nowMs: 20_000)
         #expect(try Envelope(text: issued.payload).open(with: new, now: 20).config.accountNr == "97104133219")
         #expect(throws: LommeError.self) { try Envelope(text: issued.payload).open(with: old, now: 20) }
-        #expect(try service.list().children.map(\.current) == [true])
+        #expect(try service.list().children.map(\.state.current) == [true])
     }
 
     @Test func setReplacesTheSecretAndNamesWhoNeedsANewCode() throws {
@@ -139,18 +146,19 @@ struct HouseholdServiceTests {
         let household = HouseholdService(box.context(ScriptedInteraction()), options)
         _ = try household.add(Self.addition("anna"))
         _ = try household.add(Self.addition("ola"))
-        _ = try IssueService(box.context(ScriptedInteraction())).run(.init(from: nil, recipient: .named("anna"), lifetime: 60, checksums: true, unlock: options), now: 10)
-        #expect(try household.list().children.map(\.current) == [true, false])
+        try Self.handOut(box, options, to: "anna", nowMs: 10_000)
+        #expect(try household.list().children.map(\.state.current) == [true, false])
 
         var request = SetService.Request(field: "secret", source: .terminal)
         request.unlock = options
         let typo = ScriptedInteraction([.secret("new one"), .secret("new 0ne"), .secret("new one"), .secret("new one")])
         let outcome = try SetService(box.context(typo)).run(request)
         #expect(typo.questions == ["clientSecret (not shown): ", "clientSecret again: ", "clientSecret (not shown): ", "clientSecret again: "])
-        #expect(outcome.field == "clientSecret" && outcome.changed && outcome.stale == ["anna", "ola"])
+        #expect(outcome.field == "clientSecret" && outcome.changed && outcome.stale.map(\.name) == ["anna", "ola"])
+        #expect(outcome.stale.map(\.reasons) == [["secret renewed"], ["no code yet"]])
         let contents = try Self.contents(box, options)
         #expect(contents.config?.clientSecret == "new one" && contents.source == .local && contents.previous?.config == sampleConfig())
-        #expect(try household.list().children.map(\.current) == [false, false])
+        #expect(try household.list().children.map(\.state.current) == [false, false])
 
         let again = try SetService(box.context(ScriptedInteraction([.secret("new one"), .secret("new one")]))).run(request)
         #expect(!again.changed)
@@ -162,7 +170,9 @@ struct HouseholdServiceTests {
         var date = SetService.Request(field: "secretExpires", source: .terminal)
         date.unlock = options
         #expect((#expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction([.text("2027-02-30")]))).run(date) })?.code == .refused)
-        #expect(try SetService(box.context(ScriptedInteraction([.text("2027-02-24")]))).run(date).changed)
+        try Self.handOut(box, options, to: "anna", nowMs: 20_000)
+        let expiry = try SetService(box.context(ScriptedInteraction([.text("2027-02-24")]))).run(date)
+        #expect(expiry.changed && expiry.stale.map(\.name) == ["anna", "ola"] && expiry.stale.first?.reasons == ["expiry changed"])
         #expect(try Self.contents(box, options).config?.value(of: "secretExpires") == "2027-02-24")
     }
 
@@ -188,7 +198,7 @@ struct HouseholdServiceTests {
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: box.vault))
         let request = IssueService.Request(from: nil, recipient: .plain, lifetime: 60, checksums: true, unlock: options)
-        let error = #expect(throws: LommeError.self) { try IssueService(box.context(ScriptedInteraction())).planAll(request) }
+        let error = #expect(throws: LommeError.self) { try IssueService(box.context(ScriptedInteraction())).planAll(request, nowMs: 50_000) }
         #expect(error?.message.hasPrefix("ola: accountNr must be") == true && error?.message.hasSuffix("nothing was issued") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: box.vault)) == before, "nothing written or recorded")
 
@@ -196,11 +206,46 @@ struct HouseholdServiceTests {
             contents.household.children[1].accountNr = "12345678903"
         }
         let service = IssueService(box.context(ScriptedInteraction()))
-        let plan = try service.planAll(request)
+        var plan = try service.planAll(request, nowMs: 50_000)
         #expect(plan.items.map(\.reason) == ["no code yet", "no code yet"])
-        let codes = try plan.items.map { (item) throws(LommeError) in try service.issue(item, of: plan, now: 50) }
-        #expect(codes.map(\.issued) == [50, 51] && codes.map(\.child) == ["anna", "ola"])
+        var codes: [IssueService.Issued] = []
+        for item in plan.items { codes.append(try service.issue(item, of: &plan, nowMs: 50_000)) }
+        // One millisecond apart, never ahead of the clock by more.
+        #expect(codes.map { try! Envelope(text: $0.payload).issuedMs } == [50_000, 50_001] && codes.map(\.child) == ["anna", "ola"])
         #expect(try Self.contents(box, options).household.issued.map(\.child) == ["anna", "ola"])
-        #expect(try service.planAll(request).items.map(\.reason).allSatisfy { $0.hasPrefix("current") })
+        #expect(try service.planAll(request, nowMs: 60_000).items.map(\.reason) == ["never handed out", "never handed out"])
+        for code in codes { try service.handedOut(code, now: 51) }
+        #expect(try service.planAll(request, nowMs: 60_000).items.map(\.reason).allSatisfy { $0.hasPrefix("current") })
+    }
+
+    /// Issues a code to `name` and marks it handed out, as `issue --to NAME --output` does.
+    @discardableResult
+    static func handOut(_ box: ServiceBox, _ options: UnlockOptions, to name: String, nowMs: Int64) throws -> IssueService.Issued {
+        let service = IssueService(box.context(ScriptedInteraction()))
+        let issued = try service.run(.init(from: nil, recipient: .named(name), lifetime: 60, checksums: true, unlock: options), nowMs: nowMs)
+        try service.handedOut(issued, now: nowMs / 1000)
+        return issued
+    }
+
+    /// What was checked before the question is checked again under the write lock: a key
+    /// taken by a `child add` while `rekey` asked is refused, and so is a child removed
+    /// while `issue --all` waited for the next code.
+    @Test func rekeyAndIssueAllCheckAgainUnderTheWriteLock() throws {
+        let (box, options) = try Self.parent()
+        let service = HouseholdService(box.context(ScriptedInteraction()), options)
+        _ = try service.add(Self.addition("anna"))
+        let contested = ReceivingKeyPair.generate().publicKey
+        let racing = ScriptedInteraction([.yesAfter { _ = try service.add(Self.addition("ola", contested)) }])
+        let error = #expect(throws: LommeError.self) { try HouseholdService(box.context(racing), options).rekey("anna", to: contested, yes: false) }
+        #expect(error?.message.contains("is ola's") == true, "\(String(describing: error))")
+        let children = try Self.contents(box, options).household.children
+        #expect(children.map(\.name) == ["anna", "ola"] && children[0].receivingKey != contested, "two children never share a key")
+
+        let issuer = IssueService(box.context(ScriptedInteraction()))
+        var plan = try issuer.planAll(.init(from: nil, recipient: .plain, lifetime: 60, checksums: true, unlock: options), nowMs: 1_000_000)
+        _ = try service.remove("ola", yes: true)
+        let gone = #expect(throws: LommeError.self) { try issuer.issue(plan.items[1], of: &plan, nowMs: 1_000_000) }
+        #expect(gone?.code == .notFound && gone?.message.contains("ola was removed") == true)
+        #expect(try Self.contents(box, options).household.issued.isEmpty, "no code was sealed or recorded for ola")
     }
 }

@@ -52,7 +52,7 @@ struct ImportRaceTests {
         #expect(racing.asked == 1)
         #expect(error?.code == .refused && error?.message.contains("not by the pinned issuer") == true, "\(String(describing: error))")
         let contents = try Session.open(child.context(ScriptedInteraction()), UnlockOptions(source: .file(pw)), useKeyring: false).contents
-        #expect(try contents.deviceIdentity()?.pinnedIssuer == parent.publicKey)
+        #expect(try contents.identity?.pinnedIssuer == parent.publicKey)
         #expect(contents.config?.clientSecret == "parent's")
     }
 }

@@ -33,7 +33,7 @@ struct ImportServiceTests {
         #expect(!asked.notices.joined().contains(config.clientSecret), "the secret is never shown")
         let contents = try Self.stored(box, box.file("pw", servicePhrase))
         #expect(contents.config == config)
-        #expect(try contents.deviceIdentity() != nil, "a new vault gets its device keys")
+        #expect(try contents.identity != nil, "a new vault gets its device keys")
     }
 
     @Test func noAnswerMeansNothingStored() throws {
@@ -62,7 +62,7 @@ struct ImportServiceTests {
         let issuer = try IssueService(parent.context(quiet)).issuerKeys(UnlockOptions(source: .file(parentPW)))
         let now = Int64(time(nil))
         func code(_ config: Config, issued: Int64) throws -> [UInt8] {
-            Array(try IssueService.payload(config, sealedTo: childKeys.receiving.publicKey, issuer: issuer, now: issued, lifetime: 86400).utf8)
+            Array(try Envelope.seal(config, to: childKeys.receiving.publicKey, issuer: issuer, now: issued, lifetime: 86400).utf8)
         }
         let first = sampleConfig(secret: "first"), older = sampleConfig(secret: "older")
         let olderCode = try code(older, issued: now - 600)
@@ -71,7 +71,7 @@ struct ImportServiceTests {
         let asked = ScriptedInteraction([.yes])
         #expect(try ImportService(child.context(asked), Self.request(childPW)).run(firstCode) == .stored)
         #expect(asked.questions.first?.contains(issuer.fingerprint) == true, "the first issuer is asked about by fingerprint")
-        let pinned = try #require(try Self.stored(child, childPW).deviceIdentity()?.pinnedIssuer)
+        let pinned = try #require(try Self.stored(child, childPW).identity?.pinnedIssuer)
         #expect(pinned == issuer.publicKey)
 
         #expect(try ImportService(child.context(ScriptedInteraction()), Self.request(childPW, yes: true)).run(firstCode) == .alreadyImported)

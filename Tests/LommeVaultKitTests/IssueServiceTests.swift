@@ -18,36 +18,37 @@ struct IssueServiceTests {
         let configFile = parent.file("config.json", PlainPayload.encode(sampleConfig()))
         let request = IssueService.Request(from: configFile, recipient: .key(childKeys.receiving.publicKey), lifetime: 3600, checksums: false,
                                            unlock: UnlockOptions(source: .file(parentPW)))
-        let now = Int64(time(nil))
-        // Three codes "in the same second".
-        let codes = try (0..<3).map { _ throws(LommeError) in try IssueService(parent.context(quiet)).run(request, now: now) }
-        #expect(codes.map(\.issued) == [now, now + 1, now + 2], "\(codes.map(\.issued))")
-        #expect(codes.allSatisfy { $0.config == sampleConfig() && $0.expires == $0.issued + 3600 })
-        let recorded = try Session.open(parent.context(quiet), UnlockOptions(source: .file(parentPW)), useKeyring: false).contents.deviceIdentity()
-        #expect(recorded?.lastIssued == now + 2)
+        let nowMs = Int64(time(nil)) * 1000
+        // Three codes "in the same millisecond": each a millisecond later, never more.
+        let codes = try (0..<3).map { _ throws(LommeError) in try IssueService(parent.context(quiet)).run(request, nowMs: nowMs) }
+        let times = try codes.map { (code) throws(LommeError) in try Envelope(text: code.payload).issuedMs }
+        #expect(times == [nowMs, nowMs + 1, nowMs + 2], "\(times)")
+        #expect(codes.allSatisfy { $0.config == sampleConfig() && $0.issued == nowMs / 1000 && $0.expires == $0.issued + 3600 })
+        let recorded = try Session.open(parent.context(quiet), UnlockOptions(source: .file(parentPW)), useKeyring: false).contents.identity
+        #expect(recorded?.lastIssuedMs == nowMs + 2)
 
         func importing(_ code: IssueService.Issued) throws(LommeError) -> ImportService.Outcome {
             try ImportService(child.context(ScriptedInteraction()), ImportServiceTests.request(childPW, yes: true)).run(Array(code.payload.utf8))
         }
         #expect(try importing(codes[0]) == .stored)
         #expect(try importing(codes[1]) == .stored, "a code issued a moment later is newer")
-        // Back to the first: refused, and so is one of the same second from elsewhere.
+        // Back to the first: refused, and so is one of the same millisecond from elsewhere.
         let older = #expect(throws: LommeError.self) { _ = try importing(codes[0]) }
         #expect(older?.code == .refused && older?.message.contains("roll back") == true)
-        let sameSecond = try Envelope.seal(sampleConfig(secret: "other"), to: childKeys.receiving.publicKey,
+        let sameMoment = try Envelope.seal(sampleConfig(secret: "other"), to: childKeys.receiving.publicKey,
                                            issuer: try IssueService(parent.context(quiet)).issuerKeys(UnlockOptions(source: .file(parentPW))),
-                                           now: codes[1].issued, lifetime: 3600)
+                                           issuedMs: times[1], lifetime: 3600)
         let tie = #expect(throws: LommeError.self) {
-            _ = try ImportService(child.context(ScriptedInteraction()), ImportServiceTests.request(childPW, yes: true)).run(Array(sameSecond.utf8))
+            _ = try ImportService(child.context(ScriptedInteraction()), ImportServiceTests.request(childPW, yes: true)).run(Array(sameMoment.utf8))
         }
-        #expect(tie?.message.contains("in the same second as") == true, "\(String(describing: tie))")
+        #expect(tie?.message.contains("at the same moment as") == true, "\(String(describing: tie))")
     }
 
     @Test func aPlainCodeNeedsNoVault() throws {
         let box = ServiceBox()
         let file = box.file("config.json", PlainPayload.encode(sampleConfig()))
         let issued = try IssueService(box.context(ScriptedInteraction(canAsk: false)))
-            .run(IssueService.Request(from: file, recipient: .plain, lifetime: 60, checksums: false, unlock: UnlockOptions()), now: 5)
+            .run(IssueService.Request(from: file, recipient: .plain, lifetime: 60, checksums: false, unlock: UnlockOptions()), nowMs: 5000)
         #expect(issued.payload == PlainPayload.encode(sampleConfig()) && issued.issuer == nil)
         #expect(!FileManager.default.fileExists(atPath: box.vault))
     }

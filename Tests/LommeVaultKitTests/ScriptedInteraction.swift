@@ -7,7 +7,8 @@ import LommeVaultKit
 /// the test double of the CLI's terminal. A question with no answer left fails the call,
 /// as a closed terminal would.
 final class ScriptedInteraction: Interaction {
-    enum Answer { case text(String), secret(String), yes, no }
+    /// `yesAfter`: runs the closure (another process's change, say) and answers yes.
+    enum Answer { case text(String), secret(String), yes, no, yesAfter(() throws -> Void) }
 
     var answers: [Answer]
     var canAsk: Bool
@@ -40,6 +41,9 @@ final class ScriptedInteraction: Interaction {
         switch try next(question) {
         case .yes: return true
         case .no: return false
+        case .yesAfter(let meanwhile):
+            do { try meanwhile() } catch { throw LommeError.failure("scripted: the change meanwhile failed: \(error)") }
+            return true
         default: throw LommeError.failure("scripted: not a yes/no answer to \(question)")
         }
     }

@@ -199,6 +199,14 @@ extension Config {
 
     package static func maskedSecret(_ secret: String) -> String { "******** (\(secret.count) characters, hidden)" }
 
+    /// An extra field's value as a person may see it: masked when its name says it is a
+    /// secret (`FieldNames.isSecret`), control characters escaped.
+    package static func shown(_ member: JSON.Member) -> String {
+        let text: String
+        if case .string(let value) = member.value { text = value } else { text = member.value.text }
+        return FieldNames.isSecret(member.key) ? maskedSecret(text) : JSON.printable(text)
+    }
+
     /// Lines for a person to check, with the secret and the personal number hidden.
     package var summaryLines: [String] {
         var lines = [
@@ -208,9 +216,7 @@ extension Config {
             ("accountNr", NorwegianNumbers.formatAccountNumber(accountNr)),
         ]
         for member in extras {
-            let shown: String
-            if case .string(let text) = member.value { shown = JSON.printable(text) } else { shown = JSON.printable(member.value.text) }
-            lines.append((JSON.printable(member.key), shown))
+            lines.append((JSON.printable(member.key), Config.shown(member)))
         }
         let width = lines.map(\.0.count).max() ?? 0
         return lines.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }

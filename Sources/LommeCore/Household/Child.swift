@@ -90,6 +90,9 @@ package struct Child: Sendable, Equatable {
                 : "it is the household's, the same for every child (`lomme-vault set \(key == "secret" ? "clientSecret" : key)`)"
             throw LommeError.usage("--field may not set \(key): \(why)")
         }
+        if FieldNames.isSecret(key) {
+            throw LommeError.usage("--field may not set \(key): its name says it is a secret, and the command line is readable by every program on this machine (a child's codes carry the household's secret already)")
+        }
         try Config.check(extra: key, value)
         return JSON.Member(key, .string(value))
     }
@@ -107,62 +110,5 @@ package struct Child: Sendable, Equatable {
             }
         }
         return config
-    }
-}
-
-/// One sealed code the parent issued:
-///
-///     {"child": "anna", "recipient": FINGERPRINT, "id": HEX, "issued": SECONDS,
-///      "expires": SECONDS, "credential": HEX}
-///
-/// `child` is absent for a code sealed to a key that is no child's. `credential` is the
-/// household's keyed hash of the clientId and clientSecret the code carried.
-package struct IssueRecord: Sendable, Equatable {
-    package var child: String?
-    package var recipient: String
-    package var id: String
-    package var issued: Int64
-    package var expires: Int64
-    package var credential: String
-    package var unknown: [JSON.Member] = []
-
-    static let known: Set<String> = ["child", "recipient", "id", "issued", "expires", "credential"]
-
-    package init(child: String?, recipient: String, id: String, issued: Int64, expires: Int64, credential: String) {
-        self.child = child
-        self.recipient = recipient
-        self.id = id
-        self.issued = issued
-        self.expires = expires
-        self.credential = credential
-    }
-
-    init?(json: JSON) {
-        guard case .object(let members) = json, let recipient = json["recipient"]?.stringValue, let id = json["id"]?.stringValue,
-              case .number(let issuedText)? = json["issued"], let issued = Int64(issuedText),
-              case .number(let expiresText)? = json["expires"], let expires = Int64(expiresText),
-              let credential = json["credential"]?.stringValue
-        else { return nil }
-        let child: String?
-        switch json["child"] {
-        case nil, .null?: child = nil
-        case .string(let name)?: child = name
-        default: return nil
-        }
-        self.init(child: child, recipient: recipient, id: id, issued: issued, expires: expires, credential: credential)
-        unknown = members.filter { !IssueRecord.known.contains($0.key) }
-    }
-
-    var json: JSON {
-        var members: [JSON.Member] = []
-        if let child { members.append(JSON.Member("child", .string(child))) }
-        members += [
-            JSON.Member("recipient", .string(recipient)),
-            JSON.Member("id", .string(id)),
-            JSON.Member("issued", .number(String(issued))),
-            JSON.Member("expires", .number(String(expires))),
-            JSON.Member("credential", .string(credential)),
-        ]
-        return .object(members + unknown)
     }
 }

@@ -18,10 +18,6 @@ package struct Household: Sendable, Equatable {
     package var issued: [IssueRecord] = []
     package var unknown: [JSON.Member] = []
 
-    /// The record keeps the newest this many codes; older ones are dropped on the next
-    /// issue (the vault stays small; a code older than the oldest kept expired long ago).
-    package static let recordLimit = 1000
-
     static let key = "household"
     static let known: Set<String> = ["credentialKey", "secretSet", "children", "issued"]
 
@@ -124,22 +120,88 @@ package struct Household: Sendable, Equatable {
         return Sodium.hex(Sodium.blake2b(input, length: 16, key: key))
     }
 
-    /// Adds a record, dropping the oldest past `recordLimit`.
-    package mutating func record(_ entry: IssueRecord) {
+    /// The keyed hashes of what `config` carries besides its credential, under this
+    /// household's key (made now when there is none).
+    package mutating func carried(by config: Config) -> CarriedFields {
+        if credentialKey == nil { credentialKey = SecureBytes.random(count: Household.credentialKeySize) }
+        return CarriedFields(config, key: credentialKey!)
+    }
+
+    /// Adds a record. Records of expired codes are dropped then, but for the last code
+    /// recorded and the last one handed out to each key: every child's last code is kept
+    /// however many there are.
+    package mutating func record(_ entry: IssueRecord, now: Int64) {
         issued.append(entry)
-        if issued.count > Household.recordLimit { issued.removeFirst(issued.count - Household.recordLimit) }
+        let index = RecordIndex(issued)
+        var position = 0
+        issued.removeAll { record in
+            defer { position += 1 }
+            guard record.expires < now, let last = index.last[record.recipient] else { return false }
+            return position != last.recorded && position != last.handedOut
+        }
     }
 
-    /// The newest record of a code to `child`.
-    package func lastCode(to child: Child) -> IssueRecord? {
-        issued.last { $0.recipient == child.receivingKey.fingerprint }
+    /// The record of the code with this id (hex), and where it is.
+    package func record(id: String) -> (index: Int, record: IssueRecord)? {
+        guard let index = issued.lastIndex(where: { $0.id == id }) else { return nil }
+        return (index, issued[index])
     }
 
-    /// Whether `child`'s last code carries the credential of `config` (false: an older
-    /// one, or no code yet, or no config stored).
-    package func isCurrent(_ child: Child, config: Config?) -> Bool {
-        guard let config, let key = credentialKey, let last = lastCode(to: child) else { return false }
-        return last.credential == Household.fingerprint(config, key: key)
+    /// Marks the code with this id handed out (its file written and synced, or its
+    /// drawing finished). False when the record has no such code.
+    @discardableResult
+    package mutating func markHandedOut(id: String, at time: Int64) -> Bool {
+        guard let (index, record) = record(id: id) else { return false }
+        if !record.handedOut.isHandedOut { issued[index].handedOut = .at(time) }
+        return true
+    }
+
+    /// Where each key's last code and last handed-out code are in `issued`: one pass, so a
+    /// household of a thousand children is listed in one pass too.
+    package struct RecordIndex: Sendable {
+        package var last: [String: (recorded: Int, handedOut: Int?)] = [:]
+
+        package init(_ records: [IssueRecord]) {
+            for (position, record) in records.enumerated() {
+                let handedOut = record.handedOut.isHandedOut ? position : last[record.recipient]?.handedOut
+                last[record.recipient] = (position, handedOut)
+            }
+        }
+    }
+
+    /// Where `child` stands: their last handed-out code, a newer one recorded but not
+    /// handed out, whether the last handed-out one carries everything `config` (the stored
+    /// config) now gives them, and if not, why.
+    package func state(of child: Child, config: Config?, index: RecordIndex? = nil) -> ChildState {
+        let index = index ?? RecordIndex(issued)
+        let positions = index.last[child.receivingKey.fingerprint]
+        let handedOut = positions?.handedOut.map { issued[$0] }
+        let last = positions.map { issued[$0.recorded] }
+        let pending = last.flatMap { $0.handedOut.isHandedOut ? nil : $0 }
+        var state = ChildState(lastHandedOut: handedOut, pending: pending, reasons: [])
+        guard let config else {
+            state.reasons = ["no config stored"]
+            return state
+        }
+        guard let handedOut else {
+            if last != nil {
+                state.reasons = ["never handed out"]
+            } else {
+                let earlier = issued.contains { $0.child.map(child.matches) ?? false }
+                state.reasons = [earlier ? "new device: no code to its key yet" : "no code yet"]
+            }
+            return state
+        }
+        let now = child.config(from: config)
+        if let key = credentialKey, handedOut.credential != Household.fingerprint(now, key: key) {
+            state.reasons.append("secret renewed")
+        }
+        guard let carried = handedOut.carried, let key = credentialKey else {
+            if state.reasons.isEmpty { state.reasons = ["recorded by an older lomme-vault, which did not keep what it carried"] }
+            return state
+        }
+        state.reasons += CarriedFields(now, key: key).changed(since: carried).map(\.change)
+        return state
     }
 }
 

@@ -6,17 +6,20 @@ package enum Payload: Sendable {
     case sealed(Envelope?, problem: LommeError?)
     /// A device's receiving key (`lvk1…`, what `lomme-vault key` shows), for `issue --to`.
     case receivingKey(ReceivingKey?, problem: LommeError?)
+    /// A child's receipt (`LR1:…`, what `lomme-vault receipt` shows), for `child confirm`.
+    case receipt(Receipt?, problem: LommeError?)
     /// Anything else: some other QR code.
     case other(String)
 
     /// The kind of payload a QR code's text is, decided here only (`classify`, the
     /// scanner's stop rule `isImportable` and `import` all ask this).
     package enum Kind: Sendable, Equatable {
-        case sealed, plain, receivingKey, other
+        case sealed, plain, receivingKey, receipt, other
     }
 
     package static func kind(of text: String) -> Kind {
         if Envelope.isEnvelope(text) { return .sealed }
+        if Receipt.isReceipt(text) { return .receipt }
         if Bech32.decode(text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix) != nil { return .receivingKey }
         if PlainPayload.looksLikeConfig(text) { return .plain }
         return .other
@@ -40,6 +43,13 @@ package enum Payload: Sendable {
                 return .receivingKey(nil, problem: error)
             }
         }
+        if kind == .receipt {
+            do {
+                return .receipt(try Receipt(text: text), problem: nil)
+            } catch {
+                return .receipt(nil, problem: error)
+            }
+        }
         if kind == .plain, let json = try? JSON.parse(bytes),
             let config = try? Config(json: json, checksums: false)
         {
@@ -51,6 +61,11 @@ package enum Payload: Sendable {
             }
         }
         return .other(text)
+    }
+
+    /// True for any payload of lomme-vault's own (`scan` stops at one).
+    package static func isOurs(_ bytes: [UInt8]) -> Bool {
+        kind(of: QRText.decode(bytes)) != .other
     }
 
     /// True for payloads a scan can stop at: something lomme-vault can import.

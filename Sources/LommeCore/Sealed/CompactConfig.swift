@@ -42,12 +42,7 @@ enum CompactConfig {
     }
 
     static func appendText(_ text: String, to output: inout [UInt8]) {
-        var length = text.utf8.count
-        while length >= 0x80 {
-            output.append(UInt8(length & 0x7F) | 0x80)
-            length >>= 7
-        }
-        output.append(UInt8(length))
+        ByteWriter.appendVarint(text.utf8.count, to: &output)
         output.append(contentsOf: text.utf8)
     }
 

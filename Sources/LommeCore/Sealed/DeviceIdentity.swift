@@ -1,25 +1,46 @@
 /// What the vault's `device` section holds for sealed provisioning: this device's key
-/// pairs, the issuer pinned on first use, and the last envelope imported.
+/// pairs, the issuer pinned on first use, the last code imported and the last one issued.
 ///
 ///     "device": {"receiving": {"public": HEX, "secret": HEX},
 ///                "signing":   {"public": HEX, "secret": HEX},
 ///                "issuer":    {"key": HEX, "pinned": TIME},
-///                "lastEnvelope": {"id": HEX, "issued": SECONDS}}
+///                "lastEnvelope": {"id": HEX, "issued": SECONDS, "issuedMs": MS,
+///                                 "issuer": HEX, "credential": HEX},
+///                "lastIssued": SECONDS, "lastIssuedMs": MS}
 package struct DeviceIdentity: Sendable {
     package var receiving: ReceivingKeyPair
     package var signing: SigningKeyPair
     /// The Ed25519 key of the parent whose codes this device accepts (pinned on first use).
     package var pinnedIssuer: [UInt8]?
     package var pinnedSince: String?
-    /// The id and issue time of the last sealed config imported: the same id again changes
-    /// nothing, an older issue time is a rollback.
-    package var lastEnvelope: (id: [UInt8], issued: Int64)?
-    /// The issue time of the last sealed code this device issued: the next one is issued
-    /// at least a second later, so two codes of one issuer never compare equal.
-    package var lastIssued: Int64?
+    /// The last sealed code imported: the same id again changes nothing, an older issue
+    /// time is a rollback, and `lomme-vault receipt` names it.
+    package var lastEnvelope: ImportedCode?
+    /// The issue time (Unix milliseconds) of the last sealed code this device issued: the
+    /// next one is issued at least a millisecond later, so two codes of one issuer never
+    /// compare equal, and none is dated after the moment it was made.
+    package var lastIssuedMs: Int64?
     /// Members this version does not know, kept as they are.
     package var unknown: [JSON.Member] = []
-    static let known: Set<String> = ["receiving", "signing", "issuer", "lastEnvelope", "lastIssued"]
+    static let known: Set<String> = ["receiving", "signing", "issuer", "lastEnvelope", "lastIssued", "lastIssuedMs"]
+
+    /// The last sealed code imported, as the device keeps it.
+    package struct ImportedCode: Sendable, Equatable {
+        package var id: [UInt8]
+        /// Its issue time, Unix milliseconds (a format-2 code's seconds × 1000).
+        package var issuedMs: Int64
+        /// Who issued it and the credential fingerprint it carried (format 3): what a
+        /// receipt is made for and names. Nil for a code recorded before receipts.
+        package var issuer: [UInt8]?
+        package var credential: [UInt8]?
+
+        package init(id: [UInt8], issuedMs: Int64, issuer: [UInt8]? = nil, credential: [UInt8]? = nil) {
+            self.id = id
+            self.issuedMs = issuedMs
+            self.issuer = issuer
+            self.credential = credential
+        }
+    }
 
     package static func generate() -> DeviceIdentity {
         DeviceIdentity(receiving: .generate(), signing: .generate())
@@ -54,16 +75,37 @@ package struct DeviceIdentity: Sendable {
             pinnedIssuer = key
             pinnedSince = issuer["pinned"]?.stringValue
         }
+        func milliseconds(_ section: JSON, seconds: String, ms: String) throws(LommeError) -> Int64? {
+            if let value = section[ms] {
+                guard case .number(let text) = value, let ms = Int64(text), ms >= 0 else { throw damaged(ms) }
+                return ms
+            }
+            guard let value = section[seconds] else { return nil }
+            guard case .number(let text) = value, let whole = Int64(text), whole >= 0, whole <= Envelope.maxTime else {
+                throw damaged(seconds)
+            }
+            return whole * 1000
+        }
         if let last = json["lastEnvelope"] {
-            guard let hex = last["id"]?.stringValue, let id = Sodium.unhex(hex), case .number(let issued)? = last["issued"],
-                let seconds = Int64(issued)
+            guard let hex = last["id"]?.stringValue, let id = Sodium.unhex(hex),
+                let issuedMs = try milliseconds(last, seconds: "issued", ms: "issuedMs")
             else { throw damaged("lastEnvelope") }
-            lastEnvelope = (id, seconds)
+            var code = ImportedCode(id: id, issuedMs: issuedMs)
+            if let issuer = last["issuer"] {
+                guard let key = issuer.stringValue.flatMap(Sodium.unhex), key.count == PublicKeyCrypto.signPublicKeySize else {
+                    throw damaged("lastEnvelope")
+                }
+                code.issuer = key
+            }
+            if let credential = last["credential"] {
+                guard let value = credential.stringValue.flatMap(Sodium.unhex), value.count == SealedExtensions.credentialSize else {
+                    throw damaged("lastEnvelope")
+                }
+                code.credential = value
+            }
+            lastEnvelope = code
         }
-        if let issued = json["lastIssued"] {
-            guard case .number(let text) = issued, let seconds = Int64(text) else { throw damaged("lastIssued") }
-            lastIssued = seconds
-        }
+        lastIssuedMs = try milliseconds(json, seconds: "lastIssued", ms: "lastIssuedMs")
         if case .object(let members) = json { unknown = members.filter { !DeviceIdentity.known.contains($0.key) } }
     }
 
@@ -84,27 +126,39 @@ package struct DeviceIdentity: Sendable {
             members.append(JSON.Member("issuer", .object(issuer)))
         }
         if let lastEnvelope {
-            members.append(JSON.Member("lastEnvelope", .object([
+            var code = [
                 JSON.Member("id", .string(Sodium.hex(lastEnvelope.id))),
-                JSON.Member("issued", .number(String(lastEnvelope.issued))),
-            ])))
+                JSON.Member("issued", .number(String(lastEnvelope.issuedMs / 1000))),
+                JSON.Member("issuedMs", .number(String(lastEnvelope.issuedMs))),
+            ]
+            if let issuer = lastEnvelope.issuer { code.append(JSON.Member("issuer", .string(Sodium.hex(issuer)))) }
+            if let credential = lastEnvelope.credential { code.append(JSON.Member("credential", .string(Sodium.hex(credential)))) }
+            members.append(JSON.Member("lastEnvelope", .object(code)))
         }
-        if let lastIssued { members.append(JSON.Member("lastIssued", .number(String(lastIssued)))) }
+        if let lastIssuedMs {
+            // The seconds too, for a lomme-vault from before the milliseconds.
+            members.append(JSON.Member("lastIssued", .number(String(lastIssuedMs / 1000))))
+            members.append(JSON.Member("lastIssuedMs", .number(String(lastIssuedMs))))
+        }
         return .object(members + unknown)
     }
 }
 
 extension VaultContents {
-    /// This device's keys, if the vault has them.
-    package func deviceIdentity() throws(LommeError) -> DeviceIdentity? {
-        try DeviceIdentity(json: device)
+    /// The device keys, made now if the vault has none yet.
+    package mutating func ensureDeviceIdentity() -> DeviceIdentity {
+        if let identity { return identity }
+        let made = DeviceIdentity.generate()
+        identity = made
+        return made
     }
+}
 
-    /// The device keys, made and stored now if the vault has none yet.
-    package mutating func ensureDeviceIdentity() throws(LommeError) -> DeviceIdentity {
-        if let identity = try deviceIdentity() { return identity }
-        let identity = DeviceIdentity.generate()
-        device = identity.json
-        return identity
+extension DeviceIdentity: Equatable {
+    package static func == (a: DeviceIdentity, b: DeviceIdentity) -> Bool {
+        a.receiving.publicKey == b.receiving.publicKey && a.receiving.secretKey.isEqual(to: b.receiving.secretKey)
+            && a.signing.publicKey == b.signing.publicKey && a.signing.secretKey.isEqual(to: b.signing.secretKey)
+            && a.pinnedIssuer == b.pinnedIssuer && a.pinnedSince == b.pinnedSince && a.lastEnvelope == b.lastEnvelope
+            && a.lastIssuedMs == b.lastIssuedMs && a.unknown == b.unknown
     }
 }

@@ -1,18 +1,20 @@
-/// The sealed payload, format version 2: a config encrypted to one device's receiving key,
-/// with the issuer's key and signature inside the box, an issue time and an expiry.
-/// Written as `LV2:` and Base45, so the whole QR code is in alphanumeric mode.
-/// docs/FORMAT.md describes it byte by byte:
+/// The sealed payload: a config encrypted to one device's receiving key, with the issuer's
+/// key and signature inside the box, an issue time and an expiry. Written as `LV3:` and
+/// Base45, so the whole QR code is in alphanumeric mode. docs/FORMAT.md describes it byte
+/// by byte:
 ///
-///     u8 version (2) · u64 issued · u64 expires · 16 id · 8 recipient key id
-///     · crypto_box_seal(32 issuer Ed25519 key · 64 signature · packed config)
+///     u8 version (3) · u64 issued · u64 expires · 16 id · 8 recipient key id
+///     · crypto_box_seal(32 issuer Ed25519 key · 64 signature · body)
 ///
-/// Times are Unix seconds, big-endian. The signature (see `SealedContent`) covers every
-/// header byte, the recipient's whole package key, the issuer's key and the packed config,
-/// so only someone who can open the box could re-sign it, and the outer text says nothing
-/// about who issued it.
+/// Times are Unix milliseconds (format 3; seconds in format 2, still read), big-endian.
+/// The signature (see `SealedContent`) covers every header byte, the recipient's whole key,
+/// the issuer's key and the body, so only someone who can open the box could re-sign it,
+/// and the outer text says nothing about who issued it.
 package struct Envelope: Sendable, Equatable {
-    package static let textPrefix = "LV2:"
-    package static let version: UInt8 = 2
+    package static let textPrefix = "LV3:"
+    /// The format `seal` writes; `init(text:)` reads it and `readableVersions`.
+    package static let version: UInt8 = 3
+    package static let readableVersions: ClosedRange<UInt8> = 2...3
     static let headerSize = 1 + 8 + 8 + 16 + 8
     /// How far clocks may disagree before an envelope counts as expired or from the future.
     package static let clockSkew: Int64 = 5 * 60
@@ -22,14 +24,19 @@ package struct Envelope: Sendable, Equatable {
     /// every sum with it stays far from overflow).
     package static let maxTime: Int64 = 253_402_300_799
 
-    package let issued: Int64
-    package let expires: Int64
+    package let version: UInt8
+    /// The issue and expiry times in milliseconds (a format-2 code's seconds × 1000).
+    package let issuedMs: Int64
+    package let expiresMs: Int64
     /// Random; two envelopes are the same issue exactly when their ids are.
     package let id: [UInt8]
     package let recipientKeyId: [UInt8]
     let header: [UInt8]
     let sealedBox: [UInt8]
 
+    /// The times in whole seconds, as they are shown.
+    package var issued: Int64 { issuedMs / 1000 }
+    package var expires: Int64 { expiresMs / 1000 }
     package var idHex: String { Sodium.hex(id) }
 
     /// True when `text` claims to be an envelope of any version, `LV` digits `:` (it may
@@ -42,20 +49,23 @@ package struct Envelope: Sendable, Equatable {
         return bytes[2..<colon].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
-    /// Seals `config` to `recipient`, signed inside the box with the issuer's Ed25519 key.
+    /// Seals `config` to `recipient`, signed inside the box with the issuer's Ed25519 key,
+    /// issued at `issuedMs` (Unix milliseconds) and valid for `lifetime` seconds.
     package static func seal(
-        _ config: Config, to recipient: ReceivingKey, issuer: SigningKeyPair, now: Int64, lifetime: Int64
+        _ config: Config, to recipient: ReceivingKey, issuer: SigningKeyPair, issuedMs: Int64, lifetime: Int64,
+        extensions: SealedExtensions = SealedExtensions()
     ) throws(LommeError) -> String {
-        guard now >= 0, now <= maxTime - maxLifetime, lifetime > 0, lifetime <= maxLifetime else {
+        guard issuedMs >= 0, issuedMs / 1000 <= maxTime - maxLifetime, lifetime > 0, lifetime <= maxLifetime else {
             throw LommeError.usage("a sealed code is valid from 1 second to 30 days, from a clock between 1970 and 9999")
         }
-        let header = makeHeader(issued: now, expires: now + lifetime, id: PublicKeyCrypto.randomBytes(16), recipient: recipient)
-        var packed = CompactConfig.encode(config)
-        defer { PublicKeyCrypto.wipe(&packed) }
-        let signature = PublicKeyCrypto.sign(
-            SealedContent.signedMessage(header: header, recipient: recipient.bytes, issuer: issuer.publicKey, packed: packed),
-            secretKey: issuer.secretKey)
-        var inner = SealedContent.encode(issuer: issuer.publicKey, signature: signature, packed: packed)
+        let header = makeHeader(issuedMs: issuedMs, expiresMs: issuedMs + lifetime * 1000, id: PublicKeyCrypto.randomBytes(16),
+                                recipient: recipient)
+        var body = SealedContent.body(packed: CompactConfig.encode(config), extensions: extensions)
+        defer { PublicKeyCrypto.wipe(&body) }
+        var message = SealedContent.signedMessage(header: header, recipient: recipient.bytes, issuer: issuer.publicKey, body: body)
+        defer { PublicKeyCrypto.wipe(&message) }
+        let signature = PublicKeyCrypto.sign(message, secretKey: issuer.secretKey)
+        var inner = issuer.publicKey + signature + body
         defer { PublicKeyCrypto.wipe(&inner) }
         guard let box = PublicKeyCrypto.seal(inner, to: recipient.bytes) else {
             throw LommeError.usage(ReceivingKey.unusableMessage)
@@ -63,8 +73,17 @@ package struct Envelope: Sendable, Equatable {
         return textPrefix + Base45.encode(header + box)
     }
 
-    package static func makeHeader(issued: Int64, expires: Int64, id: [UInt8], recipient: ReceivingKey) -> [UInt8] {
-        [version] + bigEndian(UInt64(issued)) + bigEndian(UInt64(expires)) + id + recipient.keyId
+    /// `seal` at a time in whole seconds (tests and fixtures).
+    package static func seal(_ config: Config, to recipient: ReceivingKey, issuer: SigningKeyPair, now: Int64,
+                             lifetime: Int64) throws(LommeError) -> String {
+        guard now >= 0, now <= maxTime else {
+            throw LommeError.usage("a sealed code is valid from 1 second to 30 days, from a clock between 1970 and 9999")
+        }
+        return try seal(config, to: recipient, issuer: issuer, issuedMs: now * 1000, lifetime: lifetime)
+    }
+
+    package static func makeHeader(issuedMs: Int64, expiresMs: Int64, id: [UInt8], recipient: ReceivingKey) -> [UInt8] {
+        [version] + bigEndian(UInt64(issuedMs)) + bigEndian(UInt64(expiresMs)) + id + recipient.keyId
     }
 
     /// Reads and checks everything that needs no key: the text, the version, the sizes and
@@ -75,15 +94,19 @@ package struct Envelope: Sendable, Equatable {
         }
         let prefix = String(text[..<colon]) + ":"
         if prefix == "LV1:" { throw Envelope.olderFormat(1) }
-        guard prefix == Envelope.textPrefix else {
+        let prefixVersion = UInt8(prefix.dropFirst(2).dropLast()) ?? UInt8.max
+        if prefixVersion < Envelope.readableVersions.lowerBound { throw Envelope.olderFormat(prefixVersion) }
+        guard Envelope.readableVersions.contains(prefixVersion) else {
             throw LommeError.refused("the sealed code was made by a newer lomme-vault (\(prefix.dropLast()) code); upgrade lomme-vault to import it")
         }
         guard let bytes = Base45.decode(String(text[text.index(after: colon)...])), !bytes.isEmpty else {
             throw LommeError.refused("the sealed code is damaged (not valid Base45); ask for a new QR code")
         }
-        if bytes[0] < Envelope.version { throw Envelope.olderFormat(bytes[0]) }
-        guard bytes[0] == Envelope.version else {
-            throw LommeError.refused("the sealed code was made by a newer lomme-vault (format \(bytes[0])); upgrade lomme-vault to import it")
+        if bytes[0] < Envelope.readableVersions.lowerBound { throw Envelope.olderFormat(bytes[0]) }
+        guard bytes[0] == prefixVersion else {
+            throw LommeError.refused(bytes[0] > Envelope.version
+                ? "the sealed code was made by a newer lomme-vault (format \(bytes[0])); upgrade lomme-vault to import it"
+                : "the sealed code is damaged (its text says format \(prefixVersion), its bytes \(bytes[0])); ask for a new QR code")
         }
         var reader = ByteReader(bytes)
         _ = reader.byte()
@@ -93,13 +116,15 @@ package struct Envelope: Sendable, Equatable {
         else {
             throw LommeError.refused("the sealed code is too short to be whole; ask for a new QR code")
         }
-        guard issued <= UInt64(Envelope.maxTime), expires <= UInt64(Envelope.maxTime), expires >= issued,
-            expires - issued <= UInt64(Envelope.maxLifetime)
-        else {
+        // Bounds before any arithmetic: a format-2 code's seconds, a format-3 code's milliseconds.
+        let unit: UInt64 = prefixVersion == 2 ? 1 : 1000
+        let latest = UInt64(Envelope.maxTime) * unit + (unit - 1)
+        guard issued <= latest, expires <= latest, expires >= issued, expires - issued <= UInt64(Envelope.maxLifetime) * unit else {
             throw LommeError.refused("the sealed code has impossible times (after 9999, expiring before it was issued, or valid for more than 30 days); ask for a new QR code")
         }
-        self.issued = Int64(issued)
-        self.expires = Int64(expires)
+        version = prefixVersion
+        issuedMs = Int64(issued * (1000 / unit))
+        expiresMs = Int64(expires * (1000 / unit))
         self.id = id
         recipientKeyId = recipient
         header = Array(bytes.prefix(Envelope.headerSize))
@@ -121,13 +146,15 @@ package struct Envelope: Sendable, Equatable {
             throw LommeError.refused("the sealed code cannot be opened with this device's key; it is damaged or was tampered with")
         }
         defer { PublicKeyCrypto.wipe(&inner) }
-        let content = try SealedContent(inner, header: header, recipient: device.publicKey.bytes, checksums: checksums) { () throws(LommeError) in
+        let content = try SealedContent(inner, version: version, header: header, recipient: device.publicKey.bytes,
+                                        checksums: checksums) { () throws(LommeError) in
             try checkClock(now: now)
         }
         return content
     }
 
     /// Refuses an expired code or one from the future (times are bounded, so no overflow).
+    /// `now` in seconds; a code counts as expired only past the whole second it expires in.
     func checkClock(now: Int64) throws(LommeError) {
         if now > expires + Envelope.clockSkew {
             throw LommeError.refused("this code expired \(DurationText.rough(UInt64(now - expires))) ago (at \(VaultContents.timestamp(Int(expires)))); ask the parent for a new one")

@@ -121,3 +121,66 @@ extension PublicKeyCrypto {
         bytes.withUnsafeMutableBytes { sodium_memzero($0.baseAddress, $0.count) }
     }
 }
+
+// MARK: - Authenticated boxes between two static keys (receipts)
+
+extension PublicKeyCrypto {
+    static let boxNonceSize = Int(crypto_box_NONCEBYTES)
+    static let boxMACSize = Int(crypto_box_MACBYTES)
+
+    /// The X25519 form of an Ed25519 public key (`crypto_sign_ed25519_pk_to_curve25519`),
+    /// nil for a key libsodium refuses (not a point, or of small order).
+    static func boxKey(ofSigningKey publicKey: [UInt8]) -> [UInt8]? {
+        ready()
+        guard publicKey.count == signPublicKeySize else { return nil }
+        var output = [UInt8](repeating: 0, count: boxPublicKeySize)
+        guard crypto_sign_ed25519_pk_to_curve25519(&output, publicKey) == 0 else { return nil }
+        return output
+    }
+
+    /// The X25519 form of an Ed25519 secret key (`crypto_sign_ed25519_sk_to_curve25519`).
+    static func boxSecretKey(ofSigningKey secretKey: SecureBytes) -> SecureBytes {
+        ready()
+        precondition(secretKey.count == signSecretKeySize)
+        let output = SecureBytes(count: boxSecretKeySize)
+        let result = output.withUnsafeMutableBytes { out in
+            secretKey.withUnsafeBytes { secret in
+                crypto_sign_ed25519_sk_to_curve25519(out.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                     secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+        Sodium.require(result, "crypto_sign_ed25519_sk_to_curve25519")
+        return output
+    }
+
+    /// `crypto_box_easy`: `message` from `secretKey`'s owner to `publicKey`, under `nonce`.
+    /// nil when libsodium refuses the keys (a low-order point).
+    static func box(_ message: [UInt8], nonce: [UInt8], to publicKey: [UInt8], from secretKey: SecureBytes) -> [UInt8]? {
+        ready()
+        guard nonce.count == boxNonceSize, publicKey.count == boxPublicKeySize, secretKey.count == boxSecretKeySize else { return nil }
+        var output = [UInt8](repeating: 0, count: message.count + boxMACSize)
+        let result = secretKey.withUnsafeBytes { secret in
+            crypto_box_easy(&output, message, UInt64(message.count), nonce, publicKey,
+                            secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        return result == 0 ? output : nil
+    }
+
+    /// `crypto_box_open_easy`: nil unless the box was made by `publicKey`'s owner for `secretKey`'s.
+    static func openBox(_ box: [UInt8], nonce: [UInt8], from publicKey: [UInt8], to secretKey: SecureBytes) -> [UInt8]? {
+        ready()
+        guard box.count >= boxMACSize, nonce.count == boxNonceSize, publicKey.count == boxPublicKeySize,
+            secretKey.count == boxSecretKeySize
+        else { return nil }
+        var output = [UInt8](repeating: 0, count: box.count - boxMACSize)
+        let result = secretKey.withUnsafeBytes { secret in
+            crypto_box_open_easy(&output, box, UInt64(box.count), nonce, publicKey,
+                                 secret.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        guard result == 0 else {
+            wipe(&output)
+            return nil
+        }
+        return output
+    }
+}

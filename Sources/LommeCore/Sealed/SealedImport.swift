@@ -45,12 +45,12 @@ package struct SealedImport: Sendable {
         if let last = identity.lastEnvelope {
             if last.id == envelope.id {
                 alreadyImported = true
-            } else if envelope.issued <= last.issued {
-                // Strictly newer only: `issue` gives each code of an issuer a later second
-                // than the last, so an equal time is an older code of another issuer, or a
-                // replay of one from before that rule.
+            } else if envelope.issuedMs <= last.issuedMs {
+                // Strictly newer only: `issue` gives each code of an issuer a later
+                // millisecond than the last, so an equal time is an older code of another
+                // issuer, or a replay.
                 throw LommeError.refused(
-                    "this code was issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.issued < last.issued ? "before" : "in the same second as") the config stored now (issued \(VaultContents.timestamp(Int(last.issued)))); refusing to roll back — ask for a new code")
+                    "this code was issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.issuedMs < last.issuedMs ? "before" : "at the same moment as") the config stored now (issued \(VaultContents.timestamp(Int(last.issuedMs / 1000)))); refusing to roll back — ask for a new code")
             } else {
                 alreadyImported = false
             }
@@ -67,7 +67,8 @@ package struct SealedImport: Sendable {
             identity.pinnedIssuer = content.issuerKey
             identity.pinnedSince = now
         }
-        identity.lastEnvelope = (envelope.id, envelope.issued)
+        identity.lastEnvelope = DeviceIdentity.ImportedCode(id: envelope.id, issuedMs: envelope.issuedMs, issuer: content.issuerKey,
+                                                            credential: content.extensions.credential)
     }
 
     /// Lines for the person importing: who issued it and until when it is valid.

@@ -8,7 +8,10 @@ package struct VaultContents: Sendable, Equatable {
     package var created: String
     package var updated: String
     package var previous: Previous?
-    package var device: JSON
+    /// This device's keys and what it pinned and imported (`device`); nil before it has keys.
+    package var identity: DeviceIdentity?
+    /// A `device` section without keys (from a newer version, say), kept as it is.
+    var deviceWithoutKeys: JSON
     /// Where `config` came from; nil when a version before this was recorded stored it.
     package var source: ConfigSource?
     /// The parent's side: children, the issue record (empty on a child's vault).
@@ -27,7 +30,8 @@ package struct VaultContents: Sendable, Equatable {
         created = now
         updated = now
         previous = nil
-        device = .object([])
+        identity = nil
+        deviceWithoutKeys = .object([])
         household = Household()
         unknown = []
     }
@@ -57,7 +61,7 @@ package struct VaultContents: Sendable, Equatable {
                 JSON.Member("replaced", .string(previous.replaced)),
             ])))
         }
-        members.append(JSON.Member("device", device))
+        members.append(JSON.Member("device", identity?.json ?? deviceWithoutKeys))
         if let source { members.append(JSON.Member(ConfigSource.key, source.json)) }
         if !household.isEmpty { members.append(JSON.Member(Household.key, household.json)) }
         return .object(members + unknown)
@@ -108,7 +112,9 @@ package struct VaultContents: Sendable, Equatable {
         } else {
             previous = nil
         }
-        device = json["device"] ?? .object([])
+        let device = json["device"] ?? .object([])
+        identity = try DeviceIdentity(json: device)
+        deviceWithoutKeys = identity == nil ? device : .object([])
         household = try json[Household.key].map { (section) throws(LommeError) in try Household(json: section) } ?? Household()
         // A source this version does not understand is kept as it is, like any unknown key.
         let source = json[ConfigSource.key].flatMap(ConfigSource.init(json:))
@@ -118,6 +124,13 @@ package struct VaultContents: Sendable, Equatable {
 
     /// Now, as RFC 3339 UTC (`2025-01-31T12:00:00Z`). A time outside years 0…9999
     /// (possible only from a damaged or hostile field) is shown as such, never computed.
+    /// Now in Unix milliseconds (the issue time of a sealed code).
+    package static func nowMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
     package static func timestamp(_ seconds: Int = Int(time(nil))) -> String {
         guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return "(a time outside years 0-9999)" }
         var value = time_t(seconds)

@@ -68,8 +68,13 @@ package struct HouseholdService {
         if let owner = contents.household.child(with: key) {
             throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s already; each child's device has its own (`lomme-vault key` on it)")
         }
-        if let own = try contents.deviceIdentity(), own.receiving.publicKey == key {
-            throw LommeError.failure("that receiving key (\(key.fingerprint)) is this machine's own; run `lomme-vault key` on the child's device and use the key it shows")
+        try checkNotOwn(key, in: contents, device: "the child's device")
+    }
+
+    /// A child's key may not be this machine's own receiving key.
+    func checkNotOwn(_ key: ReceivingKey, in contents: VaultContents, device: String) throws(LommeError) {
+        if let own = contents.identity, own.receiving.publicKey == key {
+            throw LommeError.failure("that receiving key (\(key.fingerprint)) is this machine's own; run `lomme-vault key` on \(device) and use the key it shows")
         }
     }
 
@@ -79,7 +84,7 @@ package struct HouseholdService {
          "  accountNr      \(NorwegianNumbers.formatAccountNumber(child.accountNr))"]
             + child.fields.map { field in
                 let key = JSON.printable(field.key)
-                return "  " + key + String(repeating: " ", count: max(2, 15 - key.count)) + JSON.printable(field.value.stringValue ?? field.value.text)
+                return "  " + key + String(repeating: " ", count: max(2, 15 - key.count)) + Config.shown(field)
             }
     }
 
@@ -96,19 +101,23 @@ package struct HouseholdService {
     /// One child as `child list` shows it.
     package struct Listed: Sendable {
         package var child: Child
-        package var lastIssued: Int64?
-        package var expires: Int64?
-        package var current: Bool
+        package var state: ChildState
 
         package var json: JSON {
-            .object([
+            let last = state.lastHandedOut
+            func time(_ seconds: Int64?) -> JSON { seconds.map { .string(VaultContents.timestamp(Int($0))) } ?? .null }
+            return .object([
                 JSON.Member("name", .string(child.name)),
                 JSON.Member("receivingKey", .string(child.receivingKey.fingerprint)),
                 JSON.Member("accountNr", .string(child.accountNr)),
-                JSON.Member("fields", .object(child.fields)),
-                JSON.Member("lastIssued", lastIssued.map { .string(VaultContents.timestamp(Int($0))) } ?? .null),
-                JSON.Member("expires", expires.map { .string(VaultContents.timestamp(Int($0))) } ?? .null),
-                JSON.Member("current", .bool(current)),
+                JSON.Member("fields", .object(child.fields.map { JSON.Member($0.key, .string(Config.shown($0))) })),
+                JSON.Member("lastIssued", time(last?.issued)),
+                JSON.Member("expires", time(last?.expires)),
+                JSON.Member("current", .bool(state.current)),
+                JSON.Member("notCurrent", .array(state.reasons.map(JSON.string))),
+                JSON.Member("confirmed", .bool(state.confirmed)),
+                JSON.Member("confirmedAt", time(last?.confirmed)),
+                JSON.Member("pending", time(state.pending?.issued)),
             ])
         }
     }
@@ -122,27 +131,20 @@ package struct HouseholdService {
     package func list() throws(LommeError) -> Listing {
         let contents = try open().contents
         let household = contents.household
+        let index = Household.RecordIndex(household.issued)
         let listed = household.children.map { child in
-            let last = household.lastCode(to: child)
-            return Listed(child: child, lastIssued: last?.issued, expires: last?.expires,
-                          current: household.isCurrent(child, config: contents.config))
+            Listed(child: child, state: household.state(of: child, config: contents.config, index: index))
         }
         return Listing(children: listed, warning: SecretExpiry.warning(contents.config, now: Int64(time(nil)), for: .parent))
     }
 
     /// `child rekey`: the child has a new device. Their next code goes to the new key.
-    package func rekey(_ name: String, to key: ReceivingKey, yes: Bool) throws(LommeError) -> Child {
+    /// False when the key is the child's already (nothing changed).
+    package func rekey(_ name: String, to key: ReceivingKey, yes: Bool) throws(LommeError) -> (child: Child, changed: Bool) {
         let opened = try open()
         let child = try opened.contents.household.require(name)
-        guard child.receivingKey != key else {
-            throw LommeError.failure("\(child.name)'s receiving key is \(key.fingerprint) already; nothing changed")
-        }
-        if let owner = opened.contents.household.child(with: key) {
-            throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s; each child's device has its own (`lomme-vault key` on it)")
-        }
-        if let own = try opened.contents.deviceIdentity(), own.receiving.publicKey == key {
-            throw LommeError.failure("that receiving key (\(key.fingerprint)) is this machine's own; run `lomme-vault key` on \(child.name)'s new device and use the key it shows")
-        }
+        if child.receivingKey == key { return (child, false) }
+        try checkRekey(child, to: key, in: opened.contents)
         try confirm(["Child \(child.name): receiving key \(child.receivingKey.fingerprint) → \(key.fingerprint)"],
                     question: "Is \(key.fingerprint) the fingerprint \(child.name)'s new device shows (`lomme-vault key`)? Replace the key?",
                     yes: yes, declined: "not replaced; \(child.name)'s receiving key stays \(child.receivingKey.fingerprint)")
@@ -151,17 +153,38 @@ package struct HouseholdService {
             guard let index = contents.household.children.firstIndex(where: { $0.matches(name) }) else {
                 throw LommeError(.notFound, "\(child.name) was removed meanwhile; nothing changed")
             }
+            // Again under the write lock: a `child add` meanwhile may have taken the key.
+            guard contents.household.children[index].receivingKey == child.receivingKey else {
+                throw LommeError.failure("\(child.name)'s receiving key was changed meanwhile; nothing changed, run `lomme-vault child list` and try again")
+            }
+            try checkRekey(child, to: key, in: contents)
             contents.household.children[index].receivingKey = key
             updated = contents.household.children[index]
         }
-        return updated
+        return (updated, true)
+    }
+
+    func checkRekey(_ child: Child, to key: ReceivingKey, in contents: VaultContents) throws(LommeError) {
+        if let owner = contents.household.child(with: key), !owner.matches(child.name) {
+            throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s; each child's device has its own (`lomme-vault key` on it)")
+        }
+        try checkNotOwn(key, in: contents, device: "\(child.name)'s new device")
     }
 
     /// `child remove`: the child is forgotten (their records stay, by key fingerprint).
-    package func remove(_ name: String) throws(LommeError) -> Child {
+    /// Asked on a terminal unless `yes`.
+    package func remove(_ name: String, yes: Bool) throws(LommeError) -> Child {
         let opened = try open()
         let child = try opened.contents.household.require(name)
+        if !yes, !unlock.noPrompt, context.interaction.canAsk {
+            guard try context.interaction.confirm("Remove \(child.name) (receiving key \(child.receivingKey.fingerprint))? Their device keeps the credential until the secret is renewed at the bank.") else {
+                throw LommeError.failure("not removed; nothing changed")
+            }
+        }
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            guard contents.household.child(named: name) != nil else {
+                throw LommeError(.notFound, "\(child.name) was removed meanwhile; nothing changed")
+            }
             contents.household.children.removeAll { $0.matches(name) }
         }
         return child

@@ -38,6 +38,8 @@ package struct ImportService {
             return try importSealed(payload.text)
         case .receivingKey:
             throw LommeError.refused("this is a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY`")
+        case .receipt:
+            throw LommeError.refused("this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
         case .plain, .other:
             // A plain config, or something that is not one: the plain rules say which and why.
             return try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums))
@@ -82,7 +84,7 @@ package struct ImportService {
             throw LommeError(.notFound, "a sealed code opens only on the device it was issued to, and there is no vault at \(store.path): run `lomme-vault init`, show `lomme-vault key` to the parent, and import the code they issue to it")
         }
         let opened = try Session.open(context, request.unlock)
-        guard let identity = try opened.contents.deviceIdentity() else {
+        guard let identity = opened.contents.identity else {
             throw LommeError.refused("this vault has no receiving key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
         }
         let now = Int64(time(nil))
@@ -92,10 +94,10 @@ package struct ImportService {
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.
-            guard var current = try contents.deviceIdentity() else { throw LommeError.refused("the vault's receiving key disappeared; nothing was stored") }
+            guard var current = contents.identity else { throw LommeError.refused("the vault's receiving key disappeared; nothing was stored") }
             let recheck = try sealedCheck(text, identity: current, now: now)
             recheck.record(in: &current, now: VaultContents.timestamp())
-            contents.device = current.json
+            contents.identity = current
             contents.store(recheck.config, source: .sealed(issuer: recheck.content.issuerKey))
         }
         if check.issuer == .firstUse && (request.yes || request.unlock.noPrompt || !context.interaction.canAsk) {

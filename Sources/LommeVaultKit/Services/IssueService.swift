@@ -49,15 +49,23 @@ package struct IssueService {
         /// The key a sealed code is sealed to, and the child it belongs to.
         package var recipient: ReceivingKey?
         package var child: String?
+        /// Unix seconds.
         package var issued: Int64
         package var expires: Int64
+        /// A sealed code's record: its id (hex) and the vault it is recorded in, to mark it
+        /// handed out (`handedOut(_:)`).
+        package var recordId: String?
+        var opened: OpenedVault?
     }
 
     /// `issue`: the issuer's keys (the vault opened first, for a sealed code), the config,
-    /// and the payload. A sealed code is issued at least a second after the last one this
-    /// vault issued, and recorded, under the vault's write lock, so two codes of one issuer
-    /// never compare equal and a child can tell which is newer.
-    package func run(_ request: Request, now: Int64) throws(LommeError) -> Issued {
+    /// and the payload. A sealed code is recorded (not yet handed out) under the vault's
+    /// write lock before it is returned; `handedOut(_:)` marks it once its file is written
+    /// or its drawing has finished. `nowMs` is Unix milliseconds: each sealed code of this
+    /// vault is issued at least a millisecond after the last, so two never tie, and none is
+    /// dated later than the moment it was made.
+    package func run(_ request: Request, nowMs: Int64) throws(LommeError) -> Issued {
+        let now = nowMs / 1000
         guard case .plain = request.recipient else {
             // A key's text is checked before the vault is opened (a typo is exit 64 at once).
             if case .named(let text) = request.recipient, text.trimmingASCIIWhitespace().lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
@@ -66,7 +74,7 @@ package struct IssueService {
             let opened = try openForSealing(request.unlock)
             let (key, child) = try resolve(request.recipient, in: opened.contents.household)
             let config = try config(for: child, request, opened: opened)
-            return try seal(config, to: key, child: child, lifetime: request.lifetime, opened: opened, now: now)
+            return try seal(config, to: key, child: child, lifetime: request.lifetime, opened: opened, nowMs: nowMs)
         }
         if request.from == nil, context.store.exists {
             let opened = try Session.open(context, request.unlock)
@@ -78,6 +86,18 @@ package struct IssueService {
         let config = try readConfig(request)
         return Issued(payload: PlainPayload.encode(config), config: config, issuer: nil, recipient: nil, child: nil,
                       issued: now, expires: now + request.lifetime)
+    }
+
+    /// Marks a sealed code handed out: its file was written and synced, or its drawing on
+    /// the terminal has finished. Until then the record keeps it as not handed out, and it
+    /// makes no child current. Nothing to do for a plain code.
+    package func handedOut(_ issued: Issued, now: Int64) throws(LommeError) {
+        guard let id = issued.recordId, let opened = issued.opened else { return }
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            guard contents.household.markHandedOut(id: id, at: now) else {
+                throw LommeError.failure("the record of the code just issued is gone from the vault (restored from the .bak meanwhile?); the code was handed out, but it is not recorded")
+            }
+        }
     }
 
     func openForSealing(_ options: UnlockOptions) throws(LommeError) -> OpenedVault {
@@ -125,38 +145,40 @@ package struct IssueService {
         return config
     }
 
-    /// Seals `config` to `key` and records it, in one write of the vault.
+    /// Seals `config` to `key` and records it (not handed out), in one write of the vault.
+    /// A child's code is sealed only if the child is still there with that key, checked
+    /// under the write lock (a `child remove` or `rekey` meanwhile stops it).
     func seal(_ config: Config, to key: ReceivingKey, child: Child?, lifetime: Int64, opened: OpenedVault,
-              now: Int64) throws(LommeError) -> Issued {
+              nowMs: Int64) throws(LommeError) -> Issued {
         var result: Issued?
-        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
-            var identity = try contents.ensureDeviceIdentity()
-            let issued = max(now, (identity.lastIssued ?? Int64.min) + 1)
-            let payload = try Envelope.seal(config, to: key, issuer: identity.signing, now: issued, lifetime: lifetime)
-            identity.lastIssued = issued
-            contents.device = identity.json
-            let id = try Envelope(text: payload).id
+        let newKey = try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            if let child {
+                guard let now = contents.household.child(named: child.name), now.receivingKey == key else {
+                    throw LommeError(.notFound, "\(child.name) was removed or given a new key meanwhile; no code was issued to them")
+                }
+            }
+            var identity = contents.ensureDeviceIdentity()
+            let issuedMs = max(nowMs, (identity.lastIssuedMs ?? -1) + 1)
             let credential = contents.household.credentialFingerprint(of: config)
-            contents.household.record(IssueRecord(child: child?.name, recipient: key.fingerprint, id: Sodium.hex(id),
-                                                  issued: issued, expires: issued + lifetime, credential: credential))
+            let carried = contents.household.carried(by: config)
+            let payload = try Envelope.seal(config, to: key, issuer: identity.signing, issuedMs: issuedMs, lifetime: lifetime,
+                                            extensions: SealedExtensions(credential: Sodium.unhex(credential)))
+            identity.lastIssuedMs = issuedMs
+            contents.identity = identity
+            let id = Sodium.hex(try Envelope(text: payload).id)
+            let issued = issuedMs / 1000, expires = (issuedMs + lifetime * 1000) / 1000
+            contents.household.record(IssueRecord(child: child?.name, recipient: key.fingerprint, id: id, issued: issued, expires: expires,
+                                                  credential: credential, carried: carried, handedOut: .no), now: nowMs / 1000)
             result = Issued(payload: payload, config: config, issuer: identity.signing, recipient: key, child: child?.name,
-                            issued: issued, expires: issued + lifetime)
+                            issued: issued, expires: expires, recordId: id)
         }
+        result!.opened = try VaultActions.reopened(opened, key: newKey)
         return result!
     }
 
     /// This vault's signing keys, for sealing. Needs a vault of one's own.
     package func issuerKeys(_ options: UnlockOptions) throws(LommeError) -> SigningKeyPair {
         try Provisioning.deviceIdentity(openForSealing(options)).identity.signing
-    }
-
-    /// The payload text: the original app's JSON, or an envelope sealed to `recipient`
-    /// by `issuer`, valid from `now` for `lifetime` seconds.
-    package static func payload(_ config: Config, sealedTo recipient: ReceivingKey?, issuer: SigningKeyPair?,
-                                now: Int64, lifetime: Int64) throws(LommeError) -> String {
-        guard let recipient else { return PlainPayload.encode(config) }
-        guard let issuer else { throw LommeError.failure("sealing a code needs this vault's issuer key") }
-        return try Envelope.seal(config, to: recipient, issuer: issuer, now: now, lifetime: lifetime)
     }
 
     func readConfig(_ request: Request) throws(LommeError) -> Config {
@@ -167,20 +189,25 @@ package struct IssueService {
     // MARK: - Every child
 
     /// `issue --all`, planned: every child with the config its code will carry and why it
-    /// gets one. Everything is checked here, before anything is written or recorded.
+    /// gets one. Everything is checked here, before anything is written or recorded:
+    /// `trial` is a code of the size each child's will have, for the caller to check that
+    /// it fits a QR code.
     package struct Plan: Sendable {
         package struct Item: Sendable {
             package var child: Child
             package var config: Config
-            /// Why: "no code yet", "its last code carries an older secret", "current".
+            /// Why: "no code yet", "secret renewed", "current".
             package var reason: String
+            /// A payload as long as the child's code will be (sealed to the child's key by a
+            /// throwaway issuer): for checking that it fits before anything is recorded.
+            package var trial: String
         }
         package var items: [Item]
-        let opened: OpenedVault
+        var opened: OpenedVault
         let lifetime: Int64
     }
 
-    package func planAll(_ request: Request) throws(LommeError) -> Plan {
+    package func planAll(_ request: Request, nowMs: Int64) throws(LommeError) -> Plan {
         let opened = try openForSealing(request.unlock)
         let household = opened.contents.household
         guard !household.children.isEmpty else {
@@ -189,6 +216,8 @@ package struct IssueService {
         if request.from == nil && opened.contents.config == nil {
             throw LommeError(.notFound, "no config is stored in this vault; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), or give --from FILE")
         }
+        let index = Household.RecordIndex(household.issued)
+        let stranger = SigningKeyPair.generate()
         var items: [Plan.Item] = []
         for child in household.children {
             guard child.receivingKey.isUsable else {
@@ -198,18 +227,22 @@ package struct IssueService {
             do { config = try self.config(for: child, request, opened: opened) } catch {
                 throw LommeError(error.code, "\(child.name): \(error.message); nothing was issued")
             }
-            let last = household.lastCode(to: child)
-            let reason = last == nil ? "no code yet"
-                : household.isCurrent(child, config: config) ? "current (last code \(VaultContents.timestamp(Int(last!.issued))))"
-                : "its last code carries an older secret"
-            items.append(Plan.Item(child: child, config: config, reason: reason))
+            let state = household.state(of: child, config: opened.contents.config, index: index)
+            let reason = state.current ? "current, last code \(VaultContents.timestamp(Int(state.lastHandedOut!.issued)))"
+                : state.reasons.joined(separator: ", ")
+            let trial = try Envelope.seal(config, to: child.receivingKey, issuer: stranger, issuedMs: nowMs, lifetime: request.lifetime,
+                                          extensions: SealedExtensions(credential: [UInt8](repeating: 0, count: 16)))
+            items.append(Plan.Item(child: child, config: config, reason: reason, trial: trial))
         }
         return Plan(items: items, opened: opened, lifetime: request.lifetime)
     }
 
     /// Issues and records one planned code (each in its own write, so a run stopped midway
     /// keeps the record of every code made before).
-    package func issue(_ item: Plan.Item, of plan: Plan, now: Int64) throws(LommeError) -> Issued {
-        try seal(item.config, to: item.child.receivingKey, child: item.child, lifetime: plan.lifetime, opened: plan.opened, now: now)
+    package func issue(_ item: Plan.Item, of plan: inout Plan, nowMs: Int64) throws(LommeError) -> Issued {
+        let issued = try seal(item.config, to: item.child.receivingKey, child: item.child, lifetime: plan.lifetime, opened: plan.opened,
+                              nowMs: nowMs)
+        plan.opened = issued.opened ?? plan.opened
+        return issued
     }
 }

@@ -7,7 +7,7 @@ package enum PlainOverPinned {
     /// The pinned issuer, when there is one and `--allow-plain` was given; a refusal when
     /// there is one and it was not; nil when nothing is pinned.
     static func pinnedIssuer(in contents: VaultContents, allowPlain: Bool) throws(LommeError) -> [UInt8]? {
-        guard let pinned = try contents.deviceIdentity()?.pinnedIssuer else { return nil }
+        guard let pinned = contents.identity?.pinnedIssuer else { return nil }
         guard allowPlain else {
             throw LommeError.refused(
                 "this vault's config comes from sealed codes of the pinned issuer \(Fingerprint.of(pinned)), and a plain code could have been made by anyone; ask the parent for a sealed code, or run again with --allow-plain to store it and drop the pin")
@@ -24,9 +24,9 @@ package enum PlainOverPinned {
 
     /// Forgets the pinned issuer (the last envelope is kept, so rollback is still refused).
     static func dropPin(in contents: inout VaultContents) throws(LommeError) {
-        guard var identity = try contents.deviceIdentity(), identity.pinnedIssuer != nil else { return }
+        guard var identity = contents.identity, identity.pinnedIssuer != nil else { return }
         identity.pinnedIssuer = nil
         identity.pinnedSince = nil
-        contents.device = identity.json
+        contents.identity = identity
     }
 }

@@ -17,10 +17,10 @@ package struct Provisioning {
     /// The device identity of `opened`; made and stored under the write lock when the vault
     /// has none. `made` is true when it was made now.
     package static func deviceIdentity(_ opened: OpenedVault) throws(LommeError) -> (identity: DeviceIdentity, made: Bool) {
-        if let identity = try opened.contents.deviceIdentity() { return (identity, false) }
+        if let identity = opened.contents.identity { return (identity, false) }
         var made: DeviceIdentity?
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
-            made = try contents.ensureDeviceIdentity()
+            made = contents.ensureDeviceIdentity()
         }
         guard let made else { throw LommeError.failure("the device keys could not be stored; nothing changed") }
         return (made, true)
@@ -49,7 +49,7 @@ package struct Provisioning {
             throw LommeError(.locked, refusal)
         }
         var contents = contents
-        let identity = try contents.ensureDeviceIdentity()
+        let identity = contents.ensureDeviceIdentity()
         let made = try VaultActions.create(context, contents: contents, source: source)
         return (identity, made.limits, made.seconds)
     }

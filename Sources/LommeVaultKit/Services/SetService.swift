@@ -24,6 +24,8 @@ package struct SetService {
         package var field: String
         package var source: ValueSource
         package var checksums = true
+        /// `set --new NAME`: add an extra field the config does not have yet.
+        package var new = false
         package var unlock = UnlockOptions()
         package init(field: String, source: ValueSource) {
             self.field = field
@@ -32,42 +34,46 @@ package struct SetService {
     }
 
     package struct Outcome: Sendable {
-        /// The field's canonical name (`secret` is `clientSecret`).
+        /// The field's name as stored (`secret` is `clientSecret`, `clientsecret` too).
         package var field: String
         /// False when the value was the one stored already: nothing was written.
         package var changed: Bool
-        /// The children whose last code carries an older secret (after a new clientSecret).
-        package var stale: [String]
+        /// The children not current after the change, each with why.
+        package var stale: [(name: String, reasons: [String])]
         /// The secret-expiry warning, if the config now carries one that is near.
         package var warning: String?
     }
 
-    /// The fields that are secrets: asked without echo and typed twice.
-    static let secretFields: Set<String> = ["clientSecret"]
-
-    /// The canonical name of `field`, or a usage error.
-    package static func canonical(_ field: String) throws(LommeError) -> String {
-        switch field {
-        case "secret": return "clientSecret"
-        case "cardAccountNr": return "accountNr"
-        default:
-            guard !field.isEmpty, field.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-                throw LommeError.usage("a field name is printable ASCII without spaces, as clientSecret or tokenUrl; \(JSON.printable(field)) is not")
-            }
-            return field
+    /// The field `typed` names in `config`: a known field in any case, an extra field of
+    /// the config (exactly, else in any case), or with `new` a field it does not have yet.
+    /// A near miss of a field is refused naming it (exit 64), any other name too (exit 6):
+    /// a mistyped name never becomes a new field.
+    package static func resolve(_ typed: String, in config: Config, new: Bool, verb: String = "set") throws(LommeError) -> String {
+        guard !typed.isEmpty, typed.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw LommeError.usage("a field name is printable ASCII without spaces, as clientSecret or tokenUrl; \(JSON.printable(typed)) is not")
         }
+        let extras = config.extras.map(\.key)
+        let existing = FieldNames.known(typed) ?? extras.first { $0 == typed } ?? extras.first { $0.lowercased() == typed.lowercased() }
+        if let existing {
+            if new { throw LommeError.usage("\(existing) is a field already; set it with `lomme-vault set \(existing)` (--new adds a field the config does not have)") }
+            return existing
+        }
+        if new {
+            guard typed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "." }) else {
+                throw LommeError.usage("a new field's name is letters, digits, _, - and . (as nickname or apiKey); \(JSON.printable(typed)) is not")
+            }
+            return typed
+        }
+        if let near = FieldNames.nearest(typed, among: Config.knownFieldNames + extras) {
+            throw LommeError.usage("there is no field \(JSON.printable(typed)); did you mean \(near)? (`lomme-vault \(verb) \(near)`); nothing was stored")
+        }
+        let add = verb == "set" ? "; to add it as a new field: `lomme-vault set --new \(typed)`" : ""
+        throw LommeError(.notFound, "the stored config has no field \(JSON.printable(typed)) (its fields: \((Config.fieldNames + extras).joined(separator: ", ")))\(add)")
     }
 
     package func run(_ request: Request) throws(LommeError) -> Outcome {
-        let field = try Self.canonical(request.field)
-        let store = context.store
-        guard store.exists else {
-            throw LommeError(.notFound, "there is no vault at \(store.path); create one with `lomme-vault init --parent`, then store the bank's config with `lomme-vault import --stdin < config.json`")
-        }
-        let opened = try Session.open(context, request.unlock)
-        guard opened.contents.config != nil else {
-            throw LommeError(.notFound, "no config is stored in this vault yet; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), and `set` replaces one field of it")
-        }
+        let opened = try openWithConfig(request.unlock)
+        let field = try Self.resolve(request.field, in: opened.contents.config!, new: request.new)
         let value = try read(field, request.source)
         // The new config must pass every rule (the check digits of the field set only:
         // the stored ones were checked, or waived with --no-check, when they were stored).
@@ -80,15 +86,59 @@ package struct SetService {
         }
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             guard let current = contents.config else { throw LommeError(.notFound, "the stored config disappeared meanwhile; nothing was written") }
+            let field = try Self.resolve(request.field, in: current, new: request.new)  // again, under the write lock
             let config = try Self.replacing(field, with: value, in: current, checksums: request.checksums)
             contents.store(config, source: .local)
             outcome.changed = true
-            if field == "clientSecret" {
-                outcome.stale = contents.household.children.filter { !contents.household.isCurrent($0, config: config) }.map(\.name)
-            }
+            outcome.stale = Self.stale(contents)
             outcome.warning = contents.secretWarning(now: Int64(time(nil)))
         }
         return outcome
+    }
+
+    /// `unset NAME`: removes an extra field of the stored config (never one of the four).
+    package func unset(_ typed: String, unlock: UnlockOptions) throws(LommeError) -> Outcome {
+        let opened = try openWithConfig(unlock)
+        var outcome = Outcome(field: typed, changed: false, stale: [], warning: nil)
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            guard var config = contents.config else { throw LommeError(.notFound, "the stored config disappeared meanwhile; nothing was written") }
+            let field = try Self.resolve(typed, in: config, new: false, verb: "unset")
+            if Config.fieldNames.contains(field) {
+                throw LommeError.usage("\(field) is one of the four fields every config has; change it with `lomme-vault set \(field)`")
+            }
+            guard config.extras.contains(where: { $0.key == field }) else {
+                throw LommeError(.notFound, "the stored config has no field \(field); nothing was changed")
+            }
+            config.extras.removeAll { $0.key == field }
+            contents.store(config, source: .local)
+            outcome.field = field
+            outcome.changed = true
+            outcome.stale = Self.stale(contents)
+            outcome.warning = contents.secretWarning(now: Int64(time(nil)))
+        }
+        return outcome
+    }
+
+    func openWithConfig(_ unlock: UnlockOptions) throws(LommeError) -> OpenedVault {
+        let store = context.store
+        guard store.exists else {
+            throw LommeError(.notFound, "there is no vault at \(store.path); create one with `lomme-vault init --parent`, then store the bank's config with `lomme-vault import --stdin < config.json`")
+        }
+        let opened = try Session.open(context, unlock)
+        guard opened.contents.config != nil else {
+            throw LommeError(.notFound, "no config is stored in this vault yet; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), and `set` replaces one field of it")
+        }
+        return opened
+    }
+
+    /// The children not current with the stored config, each with why.
+    static func stale(_ contents: VaultContents) -> [(name: String, reasons: [String])] {
+        let household = contents.household
+        let index = Household.RecordIndex(household.issued)
+        return household.children.compactMap { child in
+            let state = household.state(of: child, config: contents.config, index: index)
+            return state.current ? nil : (child.name, state.reasons)
+        }
     }
 
     /// `config` with `field` set to `value`, checked.
@@ -127,7 +177,7 @@ package struct SetService {
 
     /// The value: asked (a secret twice, without echo) or standard input's first line.
     func read(_ field: String, _ source: ValueSource) throws(LommeError) -> String {
-        let secret = Self.secretFields.contains(field)
+        let secret = FieldNames.isSecret(field)
         switch source {
         case .terminal:
             let interaction = context.interaction

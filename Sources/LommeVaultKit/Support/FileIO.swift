@@ -20,6 +20,17 @@ package enum FileIO {
         }
     }
 
+    /// `path` renamed to `path.old` (replacing an older one), when it exists: a file of an
+    /// earlier run is never left where a new one is about to go. False when there was none.
+    @discardableResult
+    package static func moveAside(_ path: String) throws(LommeError) -> Bool {
+        guard rename(path, path + ".old") == 0 else {
+            if errno == ENOENT { return false }
+            throw LommeError.failure("cannot move \(path) aside to \(path).old: \(String(cString: strerror(errno))); nothing was issued")
+        }
+        return true
+    }
+
     /// Replaces `path` with `bytes` atomically (`AtomicFile`). `mode` 0600 for files with a secret.
     package static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(LommeError) {
         do {

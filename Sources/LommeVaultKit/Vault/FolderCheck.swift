@@ -8,15 +8,18 @@ enum FolderCheck {
     /// the folder holding the vault itself must be writable by its owner only; a folder
     /// above it may be writable by others when its sticky bit is set (as /tmp), since then
     /// they cannot rename or remove what is not theirs.
-    static func problem(_ path: String, owner: uid_t, mode: mode_t, isVaultFolder: Bool, user: uid_t = getuid()) -> String? {
+    /// `what` is what the folder holds ("the vault", "the codes").
+    static func problem(_ path: String, owner: uid_t, mode: mode_t, isVaultFolder: Bool, user: uid_t = getuid(),
+                        what: String = "the vault") -> String? {
         let shownMode = String(mode & 0o7777, radix: 8)
+        let own = what == "the vault" ? "keep the vault in a folder of your own (--vault PATH)" : "use a folder of your own"
         if owner != user && owner != 0 {
-            return "the folder \(path) belongs to another user (uid \(owner)), who could swap the vault; keep the vault in a folder of your own (--vault PATH)"
+            return "the folder \(path) belongs to another user (uid \(owner)), who could swap \(what); \(own)"
         }
         let writableByOthers = mode & mode_t(S_IWGRP | S_IWOTH) != 0
         let sticky = mode & mode_t(S_ISVTX) != 0
         if writableByOthers && (isVaultFolder || !sticky) {
-            return "the folder \(path) has mode \(shownMode), so other users may write into it and swap the vault; run `chmod go-w \(path)` and try again"
+            return "the folder \(path) has mode \(shownMode), so other users may write into it and swap \(what); run `chmod go-w \(path)` and try again"
         }
         return nil
     }

@@ -72,6 +72,17 @@ package enum VaultActions {
         }
     }
 
+    /// `opened` as the file is now, sealed under `key` (what `update` returned): for a
+    /// second change after a first (a version 1 file's first write gives it a new key).
+    package static func reopened(_ opened: OpenedVault, key: SecureBytes) throws(LommeError) -> OpenedVault {
+        let sealed = try VaultFormat.parse(try opened.store.read())
+        let contents = try VaultContents(plaintext: VaultFormat.open(sealed, master: key))
+        var reopened = OpenedVault(store: opened.store, sealed: sealed, master: key, contents: contents, fromKeyring: opened.fromKeyring)
+        reopened.sessionDeadline = opened.sessionDeadline
+        reopened.sessionIdle = opened.sessionIdle
+        return reopened
+    }
+
     /// After a version 1 file was upgraded, the unlocked session (which held the v1 master
     /// key) holds the new file key, with the same deadline and idle timeout.
     static func keepSession(_ opened: OpenedVault, bytes: [UInt8], key: SecureBytes) {

@@ -5,7 +5,7 @@ import LommeCore
 package enum VaultSealing {
     /// The public keys a vault holding `contents` shows while locked.
     static func publicKeys(_ contents: VaultContents) throws(LommeError) -> VaultPublicKeys {
-        VaultPublicKeys(try contents.deviceIdentity())
+        VaultPublicKeys(contents.identity)
     }
 
     static func now() -> UInt64 { UInt64(Session.now()) }

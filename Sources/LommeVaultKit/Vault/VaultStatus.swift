@@ -66,12 +66,12 @@ package struct VaultStatus: Sendable {
             status.updated = contents.updated
             status.hasPrevious = contents.previous != nil
             status.source = contents.source
-            if let identity = try contents.deviceIdentity() {
+            if let identity = contents.identity {
                 status.receivingKey = identity.receiving.publicKey.fingerprint
                 status.signingKey = identity.signing.fingerprint
                 status.pinnedIssuer = identity.pinnedIssuer.map(Fingerprint.of)
                 if case .sealed(let issuer)? = contents.source, let last = identity.lastEnvelope {
-                    status.issued = (last.issued, Fingerprint.of(issuer))
+                    status.issued = (last.issuedMs / 1000, Fingerprint.of(issuer))
                 }
             }
             if let config = contents.config {
@@ -79,7 +79,9 @@ package struct VaultStatus: Sendable {
             }
             let household = contents.household
             if !household.children.isEmpty {
-                status.children = (household.children.count, household.children.filter { !household.isCurrent($0, config: contents.config) }.count)
+                let index = Household.RecordIndex(household.issued)
+                status.children = (household.children.count,
+                                   household.children.filter { !household.state(of: $0, config: contents.config, index: index).current }.count)
             }
             status.warning = contents.secretWarning(now: Int64(time(nil)))
         }

@@ -1,0 +1,103 @@
+import Glibc
+import LommeCore
+
+/// Receipts: the child's device makes one for the last sealed code it imported
+/// (`lomme-vault receipt`), and the parent checks it (`child confirm`): that child's
+/// device holds that code. A receipt for an older code, from another device or for
+/// another parent is refused (exit 7) and changes nothing.
+package struct ReceiptService {
+    package let context: VaultContext
+    package let unlock: UnlockOptions
+
+    package init(_ context: VaultContext, _ unlock: UnlockOptions) {
+        self.context = context
+        self.unlock = unlock
+    }
+
+    func open() throws(LommeError) -> OpenedVault {
+        let store = context.store
+        guard store.exists else {
+            throw LommeError(.notFound, "there is no vault at \(store.path); create one with `lomme-vault init`")
+        }
+        return try Session.open(context, unlock)
+    }
+
+    // MARK: - The child's side
+
+    /// The receipt's text for the last sealed code this vault imported.
+    package func make() throws(LommeError) -> (text: String, issued: Int64, issuer: String) {
+        let contents = try open().contents
+        guard let identity = contents.identity, let last = identity.lastEnvelope else {
+            throw LommeError(.notFound, "no sealed code was imported into this vault, so there is nothing to make a receipt for; import the code the parent issued first")
+        }
+        guard case .sealed(let issuer)? = contents.source, issuer == last.issuer ?? issuer else {
+            throw LommeError(.notFound, "the config stored here did not come from the last sealed code (a plain code or `set` replaced it), so a receipt would not be true; import a new sealed code first")
+        }
+        let text = try Receipt.make(for: last, device: identity.receiving)
+        return (text, last.issuedMs / 1000, Fingerprint.of(issuer))
+    }
+
+    // MARK: - The parent's side
+
+    /// What a checked receipt confirmed.
+    package struct Confirmation: Sendable {
+        package var child: Child
+        package var record: IssueRecord
+        /// The receipt had been checked before: nothing was written.
+        package var already: Bool
+    }
+
+    /// Checks `payload` as a receipt for the child's last handed-out code and records it.
+    package func confirm(_ payload: ClassifiedPayload) throws(LommeError) -> Confirmation {
+        guard payload.kind == .receipt else {
+            throw LommeError.refused("this QR code is not a receipt (\(Self.describe(payload.kind))); the child shows one with `lomme-vault receipt` after importing a sealed code")
+        }
+        let receipt = try Receipt(text: payload.text)
+        let opened = try open()
+        var (child, record) = try check(receipt, in: opened.contents)
+        if record.confirmed != nil { return Confirmation(child: child, record: record, already: true) }
+        let now = Int64(time(nil))
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            (child, record) = try check(receipt, in: contents)  // again, under the write lock
+            guard let (index, _) = contents.household.record(id: record.id) else { throw LommeError.failure("the record changed meanwhile; nothing changed") }
+            // A receipt is proof the code reached the child, whatever the record said.
+            contents.household.markHandedOut(id: record.id, at: now)
+            contents.household.issued[index].confirmed = now
+            record = contents.household.issued[index]
+        }
+        return Confirmation(child: child, record: record, already: false)
+    }
+
+    /// The child and record a receipt confirms, or why it is refused (exit 7).
+    func check(_ receipt: Receipt, in contents: VaultContents) throws(LommeError) -> (Child, IssueRecord) {
+        let household = contents.household
+        guard let identity = contents.identity, let (position, record) = household.record(id: receipt.codeIdHex) else {
+            throw LommeError.refused("this receipt names a code this vault did not issue (another household's, or one no longer in the record); nothing changed")
+        }
+        guard let child = household.children.first(where: { $0.receivingKey.fingerprint == record.recipient }) else {
+            throw LommeError.refused("this receipt names a code sealed to \(record.recipient), which is no child's receiving key now\(record.child.map { " (it was \($0)'s)" } ?? ""); nothing changed")
+        }
+        guard let credential = receipt.open(from: child.receivingKey, issuer: identity.signing) else {
+            throw LommeError.refused("this receipt was not made by \(child.name)'s device for this machine (it does not open with their receiving key and this issuer's key); nothing changed")
+        }
+        guard Sodium.hex(credential) == record.credential else {
+            throw LommeError.refused("this receipt names another credential than the code it names carried; nothing changed")
+        }
+        let index = Household.RecordIndex(household.issued)
+        if let newest = index.last[record.recipient]?.handedOut, newest > position {
+            let last = household.issued[newest]
+            throw LommeError.refused("this receipt is for an older code of \(child.name)'s (issued \(VaultContents.timestamp(Int(record.issued)))); their last code was issued \(VaultContents.timestamp(Int(last.issued))): ask them to import it and show the new receipt; nothing changed")
+        }
+        return (child, record)
+    }
+
+    static func describe(_ kind: Payload.Kind) -> String {
+        switch kind {
+        case .sealed: "it is a sealed code, for the child's `lomme-vault import`"
+        case .plain: "it is a plain config"
+        case .receivingKey: "it is a device's receiving key, for `lomme-vault child add --key-image`"
+        case .receipt: "it is a receipt"
+        case .other: "it holds other text"
+        }
+    }
+}
