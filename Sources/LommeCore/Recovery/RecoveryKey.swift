@@ -1,0 +1,169 @@
+/// The household's recovery key: 136 random bits, printed once on the recovery kit as seven
+/// groups of five characters, each group four characters of the key and one check
+/// character (docs/FORMAT.md, "Recovery key"):
+///
+///     K7QZM-2XA9P-WDRT4-…      (the kit's QR code: the same, after "LVR1:")
+///
+/// The alphabet has no look-alikes (no 0, O, 1 or I). The check character of group g
+/// (0…6) is `(g + 1) ⊕ Σ α^(i+1) · v_i` over GF(32) (x⁵ + x² + 1, α = 2) for its four
+/// characters' values v_0…v_3, so one wrong character, two neighbours swapped, or two
+/// groups swapped are always caught, and the message names the group. The 28 key
+/// characters are 140 bits: a version nibble (1), then the 17-byte secret.
+package struct RecoveryKey: Sendable {
+    package static let qrPrefix = "LVR1:"
+    static let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
+    static let groups = 7
+    static let dataPerGroup = 4
+    static let secretSize = 17
+    static let version: UInt8 = 1
+
+    /// The 17 secret bytes (locked memory).
+    let secret: SecureBytes
+
+    package static func generate() -> RecoveryKey {
+        RecoveryKey(secret: SecureBytes.random(count: secretSize))
+    }
+
+    init(secret: SecureBytes) {
+        precondition(secret.count == RecoveryKey.secretSize)
+        self.secret = secret
+    }
+
+    /// As printed on the kit and typed back: seven groups joined by dashes.
+    package var text: String {
+        var bits = [UInt8]()  // 140 bits as 28 five-bit values
+        var accumulator = UInt32(RecoveryKey.version), count = 4
+        secret.withUnsafeBytes { bytes in
+            for byte in bytes {
+                accumulator = accumulator << 8 | UInt32(byte)
+                count += 8
+                while count >= 5 {
+                    count -= 5
+                    bits.append(UInt8((accumulator >> UInt32(count)) & 31))
+                }
+            }
+        }
+        var groups: [String] = []
+        for group in 0..<RecoveryKey.groups {
+            let values = Array(bits[group * RecoveryKey.dataPerGroup..<(group + 1) * RecoveryKey.dataPerGroup])
+            let characters = (values + [RecoveryKey.check(values, group: group)]).map { RecoveryKey.alphabet[Int($0)] }
+            groups.append(String(decoding: characters, as: UTF8.self))
+        }
+        SecureBytes.wipe(&bits)
+        return groups.joined(separator: "-")
+    }
+
+    /// What the kit's QR code holds.
+    package var qrText: String { RecoveryKey.qrPrefix + text }
+
+    /// True when `text` is a recovery key's QR text (a photo of a kit).
+    package static func isRecoveryKey(_ text: String) -> Bool {
+        text.trimmingASCIIWhitespace().uppercased().hasPrefix(qrPrefix)
+    }
+
+    /// Reads a key as printed, typed or photographed: either case, dashes, spaces and line
+    /// breaks anywhere, the QR's `LVR1:` or not. A typo is exit 64 naming its group.
+    package init(text typed: String) throws(LommeError) {
+        var body = Substring(typed.trimmingASCIIWhitespace())
+        if body.uppercased().hasPrefix(RecoveryKey.qrPrefix) { body = body.dropFirst(RecoveryKey.qrPrefix.count) }
+        let characters = body.unicodeScalars.filter { !" -\n\r\t".unicodeScalars.contains($0) }.map { Character($0).uppercased() }
+        let perGroup = RecoveryKey.dataPerGroup + 1
+        guard characters.count == RecoveryKey.groups * perGroup else {
+            throw LommeError.usage("a recovery key is \(RecoveryKey.groups) groups of \(perGroup) letters and digits (as printed on the recovery kit); this has \(characters.count) characters")
+        }
+        var values: [UInt8] = []
+        defer { SecureBytes.wipe(&values) }
+        for group in 0..<RecoveryKey.groups {
+            let chunk = characters[group * perGroup..<(group + 1) * perGroup]
+            var groupValues: [UInt8] = []
+            for character in chunk {
+                guard let byte = character.utf8.first, character.utf8.count == 1,
+                      let value = RecoveryKey.alphabet.firstIndex(of: byte) else {
+                    throw LommeError.usage("group \(group + 1) of the recovery key has \(JSON.printable(character)), which no recovery key holds (they use A–Z and 2–9 without I and O); check that group against the kit")
+                }
+                groupValues.append(UInt8(value))
+            }
+            let data = Array(groupValues.prefix(RecoveryKey.dataPerGroup))
+            guard RecoveryKey.check(data, group: group) == groupValues.last else {
+                throw LommeError.usage("group \(group + 1) of the recovery key (\(chunk.joined())) has a typo; check it against the kit")
+            }
+            values += data
+        }
+        // 140 bits: the version nibble, then the 136-bit secret.
+        var reader = BitReader(values: values, width: 5)
+        let version = reader.read(4)
+        guard version == UInt32(RecoveryKey.version) else {
+            throw LommeError.usage("that recovery key is of version \(version), which this lomme-vault does not know; upgrade lomme-vault")
+        }
+        var secretBytes = (0..<RecoveryKey.secretSize).map { _ in UInt8(reader.read(8)) }
+        defer { SecureBytes.wipe(&secretBytes) }
+        secret = SecureBytes(copying: secretBytes)
+    }
+
+    // MARK: - What it derives (docs/FORMAT.md, "Recovery key")
+
+    /// The key-encryption key of a recovery slot in the vault whose salt is `vaultSalt`:
+    /// `BLAKE2b-256("lomme-vault recovery slot v1" 0x00 ‖ vault salt ‖ slot salt, key: secret)`.
+    /// No slow KDF: the key is 136 random bits, not a guessable secret.
+    package func slotKEK(vaultSalt: [UInt8], slotSalt: [UInt8]) -> SecureBytes {
+        var input = Array("lomme-vault recovery slot v1".utf8) + [0] + vaultSalt + slotSalt
+        defer { SecureBytes.wipe(&input) }
+        var kek = Sodium.blake2b(input, length: 32, key: secret)
+        defer { SecureBytes.wipe(&kek) }
+        return SecureBytes(copying: kek)
+    }
+
+    /// The household key (Ed25519), the same on every machine the key is typed into:
+    /// its seed is `BLAKE2b-256("lomme-vault household key v1" 0x00, key: secret)`.
+    package var householdKey: SigningKeyPair {
+        var seed = Sodium.blake2b(Array("lomme-vault household key v1".utf8) + [0], length: 32, key: secret)
+        defer { SecureBytes.wipe(&seed) }
+        return SigningKeyPair.generate(seed: seed)
+    }
+
+    /// The check value of a group's four values.
+    static func check(_ values: [UInt8], group: Int) -> UInt8 {
+        var sum = UInt8(group + 1)
+        var power: UInt8 = 1
+        for value in values {
+            power = multiply(power, 2)
+            sum ^= multiply(power, value)
+        }
+        return sum & 31
+    }
+
+    /// Multiplication in GF(32) modulo x⁵ + x² + 1.
+    static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
+        var a = a, b = b, product: UInt8 = 0
+        while b != 0 {
+            if b & 1 != 0 { product ^= a }
+            a <<= 1
+            if a & 0x20 != 0 { a ^= 0x25 }
+            b >>= 1
+        }
+        return product
+    }
+}
+
+/// Reads a stream of `width`-bit values as bits, most significant first.
+struct BitReader {
+    let values: [UInt8]
+    let width: Int
+    var position = 0
+
+    init(values: [UInt8], width: Int) {
+        self.values = values
+        self.width = width
+    }
+
+    mutating func read(_ count: Int) -> UInt32 {
+        var result: UInt32 = 0
+        for _ in 0..<count {
+            let value = values[position / width]
+            let bit = (value >> UInt8(width - 1 - position % width)) & 1
+            result = result << 1 | UInt32(bit)
+            position += 1
+        }
+        return result
+    }
+}
