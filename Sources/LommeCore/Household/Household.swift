@@ -16,15 +16,17 @@ package struct Household: Sendable, Equatable {
     package var secretSet: String?
     package var children: [Child] = []
     package var issued: [IssueRecord] = []
+    /// The household key's public half and what it signed (a parent with a recovery kit).
+    package var root: HouseholdRoot?
     package var unknown: [JSON.Member] = []
 
     static let key = "household"
-    static let known: Set<String> = ["credentialKey", "secretSet", "children", "issued"]
+    static let known: Set<String> = ["credentialKey", "secretSet", "children", "issued", "root"]
 
     package init() {}
 
     package var isEmpty: Bool {
-        credentialKey == nil && secretSet == nil && children.isEmpty && issued.isEmpty && unknown.isEmpty
+        credentialKey == nil && secretSet == nil && children.isEmpty && issued.isEmpty && root == nil && unknown.isEmpty
     }
 
     package init(json: JSON) throws(LommeError) {
@@ -56,6 +58,10 @@ package struct Household: Sendable, Equatable {
                 issued.append(record)
             }
         }
+        if let section = json["root"] {
+            guard let parsed = HouseholdRoot(json: section) else { throw damaged("root") }
+            root = parsed
+        }
         unknown = members.filter { !Household.known.contains($0.key) }
     }
 
@@ -65,6 +71,7 @@ package struct Household: Sendable, Equatable {
         if let secretSet { members.append(JSON.Member("secretSet", .string(secretSet))) }
         members.append(JSON.Member("children", .array(children.map(\.json))))
         members.append(JSON.Member("issued", .array(issued.map(\.json))))
+        if let root { members.append(JSON.Member("root", root.json)) }
         return .object(members + unknown)
     }
 
@@ -72,7 +79,7 @@ package struct Household: Sendable, Equatable {
 
     package static func == (a: Household, b: Household) -> Bool {
         a.credentialKey?.bytes == b.credentialKey?.bytes && a.secretSet == b.secretSet && a.children == b.children
-            && a.issued == b.issued && a.unknown == b.unknown
+            && a.issued == b.issued && a.root == b.root && a.unknown == b.unknown
     }
 
     // MARK: - Children

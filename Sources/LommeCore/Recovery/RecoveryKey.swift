@@ -63,10 +63,21 @@ package struct RecoveryKey: Sendable {
 
     /// Reads a key as printed, typed or photographed: either case, dashes, spaces and line
     /// breaks anywhere, the QR's `LVR1:` or not. A typo is exit 64 naming its group.
-    package init(text typed: String) throws(LommeError) {
-        var body = Substring(typed.trimmingASCIIWhitespace())
-        if body.uppercased().hasPrefix(RecoveryKey.qrPrefix) { body = body.dropFirst(RecoveryKey.qrPrefix.count) }
-        let characters = body.unicodeScalars.filter { !" -\n\r\t".unicodeScalars.contains($0) }.map { Character($0).uppercased() }
+    package init(text: String) throws(LommeError) {
+        var bytes = Array(text.utf8)
+        defer { SecureBytes.wipe(&bytes) }
+        try self.init(bytes: bytes)
+    }
+
+    /// `init(text:)` of UTF-8 bytes (as read from a terminal or a file into locked memory).
+    package init(bytes typed: [UInt8]) throws(LommeError) {
+        var characters: [UInt8] = []
+        defer { SecureBytes.wipe(&characters) }
+        for byte in typed where !" -\n\r\t".utf8.contains(byte) {
+            characters.append((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte)
+        }
+        let prefix = Array(RecoveryKey.qrPrefix.utf8)
+        if characters.starts(with: prefix) { characters.removeFirst(prefix.count) }
         let perGroup = RecoveryKey.dataPerGroup + 1
         guard characters.count == RecoveryKey.groups * perGroup else {
             throw LommeError.usage("a recovery key is \(RecoveryKey.groups) groups of \(perGroup) letters and digits (as printed on the recovery kit); this has \(characters.count) characters")
@@ -74,18 +85,17 @@ package struct RecoveryKey: Sendable {
         var values: [UInt8] = []
         defer { SecureBytes.wipe(&values) }
         for group in 0..<RecoveryKey.groups {
-            let chunk = characters[group * perGroup..<(group + 1) * perGroup]
             var groupValues: [UInt8] = []
-            for character in chunk {
-                guard let byte = character.utf8.first, character.utf8.count == 1,
-                      let value = RecoveryKey.alphabet.firstIndex(of: byte) else {
-                    throw LommeError.usage("group \(group + 1) of the recovery key has \(JSON.printable(character)), which no recovery key holds (they use A–Z and 2–9 without I and O); check that group against the kit")
+            defer { SecureBytes.wipe(&groupValues) }
+            for byte in characters[group * perGroup..<(group + 1) * perGroup] {
+                guard let value = RecoveryKey.alphabet.firstIndex(of: byte) else {
+                    throw LommeError.usage("group \(group + 1) of the recovery key holds a character no recovery key has (they use A–Z and 2–9, without I and O); check that group against the kit")
                 }
                 groupValues.append(UInt8(value))
             }
             let data = Array(groupValues.prefix(RecoveryKey.dataPerGroup))
             guard RecoveryKey.check(data, group: group) == groupValues.last else {
-                throw LommeError.usage("group \(group + 1) of the recovery key (\(chunk.joined())) has a typo; check it against the kit")
+                throw LommeError.usage("group \(group + 1) of the recovery key has a typo; check it against the kit")
             }
             values += data
         }

@@ -20,9 +20,11 @@ package struct DeviceIdentity: Sendable {
     /// next one is issued at least a millisecond later, so two codes of one issuer never
     /// compare equal, and none is dated after the moment it was made.
     package var lastIssuedMs: Int64?
+    /// The household key pinned with the issuer, and the newest vouch seen (a child).
+    package var household: HouseholdPin?
     /// Members this version does not know, kept as they are.
     package var unknown: [JSON.Member] = []
-    static let known: Set<String> = ["receiving", "signing", "issuer", "lastEnvelope", "lastIssued", "lastIssuedMs"]
+    static let known: Set<String> = ["receiving", "signing", "issuer", "lastEnvelope", "lastIssued", "lastIssuedMs", "household"]
 
     /// The last sealed code imported, as the device keeps it.
     package struct ImportedCode: Sendable, Equatable {
@@ -106,6 +108,10 @@ package struct DeviceIdentity: Sendable {
             lastEnvelope = code
         }
         lastIssuedMs = try milliseconds(json, seconds: "lastIssued", ms: "lastIssuedMs")
+        if let section = json["household"] {
+            guard let pin = HouseholdPin(json: section) else { throw damaged("household") }
+            household = pin
+        }
         if case .object(let members) = json { unknown = members.filter { !DeviceIdentity.known.contains($0.key) } }
     }
 
@@ -135,6 +141,7 @@ package struct DeviceIdentity: Sendable {
             if let credential = lastEnvelope.credential { code.append(JSON.Member("credential", .string(Sodium.hex(credential)))) }
             members.append(JSON.Member("lastEnvelope", .object(code)))
         }
+        if let household { members.append(JSON.Member("household", household.json)) }
         if let lastIssuedMs {
             // The seconds too, for a lomme-vault from before the milliseconds.
             members.append(JSON.Member("lastIssued", .number(String(lastIssuedMs / 1000))))
@@ -159,6 +166,6 @@ extension DeviceIdentity: Equatable {
         a.receiving.publicKey == b.receiving.publicKey && a.receiving.secretKey.isEqual(to: b.receiving.secretKey)
             && a.signing.publicKey == b.signing.publicKey && a.signing.secretKey.isEqual(to: b.signing.secretKey)
             && a.pinnedIssuer == b.pinnedIssuer && a.pinnedSince == b.pinnedSince && a.lastEnvelope == b.lastEnvelope
-            && a.lastIssuedMs == b.lastIssuedMs && a.unknown == b.unknown
+            && a.lastIssuedMs == b.lastIssuedMs && a.household == b.household && a.unknown == b.unknown
     }
 }

@@ -1,9 +1,14 @@
 /// The checks `import` makes on a sealed code beyond the envelope's own: the expected
-/// issuer, the pinned issuer, replay and rollback. Everything refused is exit code 7.
+/// issuer, the pinned issuer and household key (its vouch for a new issuer, its revocation
+/// of an old one), replay and rollback. Everything refused is exit code 7.
 package struct SealedImport: Sendable {
     package let envelope: Envelope
     package let content: SealedContent
     package let issuer: IssuerState
+    /// The household key and vouch the device holds once the code is stored (nil: none).
+    package let household: HouseholdPin?
+    /// The household key is pinned now, or a newer vouch or household key replaces the pinned one.
+    package let householdChange: HouseholdChange
     /// The same envelope was imported before: nothing to do.
     package let alreadyImported: Bool
 
@@ -17,6 +22,20 @@ package struct SealedImport: Sendable {
         case pinned
         /// Another issuer than the pinned one, accepted with `--trust-new-issuer`.
         case replacing(old: [UInt8])
+        /// Another issuer than the pinned one, for which the pinned household key vouches.
+        case vouched(old: [UInt8])
+    }
+
+    package enum HouseholdChange: Sendable, Equatable {
+        case none
+        /// First pinned (with a first issuer, or from a code of the issuer pinned before).
+        case learned
+        /// A newer vouch of the pinned household key.
+        case newerVouch
+        /// A new household key that the pinned one vouched for (a new recovery kit).
+        case rotated
+        /// Dropped or replaced with `--trust-new-issuer`.
+        case replaced
     }
 
     /// Opens `text` with this device's keys and checks it against what the vault holds.
@@ -30,18 +49,8 @@ package struct SealedImport: Sendable {
             throw LommeError.refused(
                 "this code was issued by \(newPrint), not by the expected issuer \(expectIssuer) (--expect-issuer); do not use it, and ask the parent for a code from their own machine")
         }
-        switch identity.pinnedIssuer {
-        case nil:
-            issuer = expectIssuer == nil ? .firstUse : .expected
-        case let pinned? where pinned == content.issuerKey:
-            issuer = .pinned
-        case let pinned?:
-            guard trustNewIssuer else {
-                throw LommeError.refused(
-                    "this code was issued by \(newPrint), not by the pinned issuer \(Fingerprint.of(pinned)); if the parent really has a new key, check both fingerprints with them and run again with --trust-new-issuer")
-            }
-            issuer = .replacing(old: pinned)
-        }
+        (issuer, household, householdChange) = try Self.trust(content, identity: identity, trustNewIssuer: trustNewIssuer,
+                                                               expected: expectIssuer != nil)
         if let last = identity.lastEnvelope {
             if last.id == envelope.id {
                 alreadyImported = true
@@ -61,12 +70,79 @@ package struct SealedImport: Sendable {
         self.content = content
     }
 
-    /// Records the pinned issuer and this envelope in the device section.
+    /// Whom this device trusts after the code: the issuer state, the household key and
+    /// vouch it then holds, and what changed (docs/FORMAT.md, "Checks on import").
+    static func trust(_ content: SealedContent, identity: DeviceIdentity, trustNewIssuer: Bool,
+                      expected: Bool) throws(LommeError) -> (IssuerState, HouseholdPin?, HouseholdChange) {
+        let code = content.extensions, issuerKey = content.issuerKey, newPrint = content.issuerFingerprint
+        // The code's own household statements hold together, or it is refused.
+        var carried: HouseholdPin?
+        if let key = code.household {
+            guard let vouch = code.vouch, vouch.isSigned(by: key), vouch.names(issuerKey),
+                  code.rotation.map({ $0.vouches(for: key) }) ?? true
+            else {
+                throw LommeError.refused("the household statements in this code do not hold (a vouch not signed by the household key it carries, or not naming the code's issuer); do not use it, and ask the parent for a new code")
+            }
+            carried = HouseholdPin(key: key, vouch: vouch, pinned: VaultContents.timestamp())
+        } else if code.vouch != nil || code.rotation != nil {
+            throw LommeError.refused("the sealed code carries a household vouch without the household key; it is malformed — ask for a new QR code")
+        }
+        guard let pinned = identity.pinnedIssuer else {
+            return (expected ? .expected : .firstUse, carried, carried == nil ? .none : .learned)
+        }
+        guard let held = identity.household else {
+            // Only an issuer pinned (a household from before recovery kits): its own codes
+            // teach the household key; another issuer is refused as ever.
+            if pinned == issuerKey { return (.pinned, carried, carried == nil ? .none : .learned) }
+            guard trustNewIssuer else {
+                throw LommeError.refused(
+                    "this code was issued by \(newPrint), not by the pinned issuer \(Fingerprint.of(pinned)); if the parent really has a new key, check both fingerprints with them and run again with --trust-new-issuer")
+            }
+            return (.replacing(old: pinned), carried, carried == nil ? .none : .replaced)
+        }
+        let state: IssuerState = pinned == issuerKey ? .pinned : .vouched(old: pinned)
+        guard let carried else {
+            // A code without the household's statements: only from an issuer the pinned vouch names.
+            if pinned == issuerKey || held.vouch.names(issuerKey) { return (state, held, .none) }
+            guard trustNewIssuer else {
+                throw LommeError.refused(
+                    "this code was issued by \(newPrint), for which the household key \(held.fingerprint) does not vouch, and it carries no vouch; ask the parent for a code from their machine, or if they really have a new key without their recovery kit, check both fingerprints with them and run again with --trust-new-issuer")
+            }
+            return (.replacing(old: pinned), nil, .replaced)
+        }
+        if carried.key != held.key {
+            guard let rotation = code.rotation, rotation.old == held.key else {
+                guard trustNewIssuer else {
+                    throw LommeError.refused(
+                        "this code is of another household (household key \(carried.fingerprint), not the pinned \(held.fingerprint)); do not use it, or if the family really made a new household, check both fingerprints with the parent and run again with --trust-new-issuer")
+                }
+                return (.replacing(old: pinned), carried, .replaced)
+            }
+            // The pinned household key vouched for this one: a new recovery kit.
+            return (state, carried, .rotated)
+        }
+        let vouch = carried.vouch
+        if vouch.version > held.vouch.version { return (state, carried, .newerVouch) }
+        if vouch.version == held.vouch.version && vouch != held.vouch {
+            throw LommeError.refused(
+                "this code carries another vouch of the same version as the one pinned (household key \(held.fingerprint)); nothing changed — ask the parent for a new code")
+        }
+        // An equal or older vouch changes nothing: the issuer must be one the pinned vouch names.
+        guard held.vouch.names(issuerKey) else {
+            throw LommeError.refused(
+                "this code was issued by \(newPrint), which no longer speaks for this household: the household key \(held.fingerprint) vouched for another issuer since (\(VaultContents.timestamp(Int(clamping: held.vouch.version)))); do not use it, and ask the parent for a code from their current machine")
+        }
+        return (state, held, .none)
+    }
+
+    /// Records the pinned issuer, the household key and vouch, and this envelope in the
+    /// device section.
     package func record(in identity: inout DeviceIdentity, now: String) {
         if issuer != .pinned {
             identity.pinnedIssuer = content.issuerKey
             identity.pinnedSince = now
         }
+        identity.household = household
         identity.lastEnvelope = DeviceIdentity.ImportedCode(id: envelope.id, issuedMs: envelope.issuedMs, issuer: content.issuerKey,
                                                             credential: content.extensions.credential)
     }
@@ -84,6 +160,19 @@ package struct SealedImport: Sendable {
             lines.append("Issuer \(print) (pinned).")
         case .replacing(let old):
             lines.append("Issuer \(print) REPLACES the pinned issuer \(Fingerprint.of(old)) (--trust-new-issuer).")
+        case .vouched(let old):
+            let vouch = household.map { " (its vouch of \(VaultContents.timestamp(Int(clamping: $0.vouch.version))))" } ?? ""
+            let gone = household?.vouch.names(old) == false ? ", which no longer speaks for this household" : ""
+            lines.append("Issuer \(print), new: the household key \(household?.fingerprint ?? "?") vouches for it\(vouch); it takes the place of \(Fingerprint.of(old))\(gone).")
+        }
+        switch householdChange {
+        case .none, .replaced: break
+        case .learned:
+            lines.append("Household key \(household!.fingerprint): pinned with the issuer. A new laptop of the parent's, restored from the household's recovery kit, is then taken without a question.")
+        case .newerVouch:
+            lines.append("Household key \(household!.fingerprint): a newer vouch (\(VaultContents.timestamp(Int(clamping: household!.vouch.version)))) is pinned.")
+        case .rotated:
+            lines.append("Household key \(household!.fingerprint): a new key, which the pinned one vouched for (a new recovery kit); pinned.")
         }
         return lines
     }

@@ -162,7 +162,7 @@ package struct IssueService {
             let credential = contents.household.credentialFingerprint(of: config)
             let carried = contents.household.carried(by: config)
             let payload = try Envelope.seal(config, to: key, issuer: identity.signing, issuedMs: issuedMs, lifetime: lifetime,
-                                            extensions: SealedExtensions(credential: Sodium.unhex(credential)))
+                                            extensions: Self.extensions(credential: credential, root: contents.household.root))
             identity.lastIssuedMs = issuedMs
             contents.identity = identity
             let id = Sodium.hex(try Envelope(text: payload).id)
@@ -174,6 +174,13 @@ package struct IssueService {
         }
         result!.opened = try VaultActions.reopened(opened, key: newKey)
         return result!
+    }
+
+    /// What a sealed code of this vault carries besides the config: the credential
+    /// fingerprint, and with a recovery kit the household key, its newest vouch and the
+    /// old key's rotation to it.
+    static func extensions(credential: String, root: HouseholdRoot?) -> SealedExtensions {
+        SealedExtensions(credential: Sodium.unhex(credential), household: root?.publicKey, vouch: root?.vouch, rotation: root?.rotation)
     }
 
     /// This vault's signing keys, for sealing. Needs a vault of one's own.
@@ -231,7 +238,7 @@ package struct IssueService {
             let reason = state.current ? "current, last code \(VaultContents.timestamp(Int(state.lastHandedOut!.issued)))"
                 : state.reasons.joined(separator: ", ")
             let trial = try Envelope.seal(config, to: child.receivingKey, issuer: stranger, issuedMs: nowMs, lifetime: request.lifetime,
-                                          extensions: SealedExtensions(credential: [UInt8](repeating: 0, count: 16)))
+                                          extensions: Self.extensions(credential: String(repeating: "0", count: 32), root: household.root))
             items.append(Plan.Item(child: child, config: config, reason: reason, trial: trial))
         }
         return Plan(items: items, opened: opened, lifetime: request.lifetime)

@@ -22,11 +22,13 @@ package enum PlainOverPinned {
         guard try interaction.confirm("Drop the pin and store the plain code?") else { throw LommeError.failure("not stored; nothing changed (the pin is kept)") }
     }
 
-    /// Forgets the pinned issuer (the last envelope is kept, so rollback is still refused).
+    /// Forgets the pinned issuer and household key (the last envelope is kept, so rollback
+    /// is still refused).
     static func dropPin(in contents: inout VaultContents) throws(LommeError) {
         guard var identity = contents.identity, identity.pinnedIssuer != nil else { return }
         identity.pinnedIssuer = nil
         identity.pinnedSince = nil
+        identity.household = nil
         contents.identity = identity
     }
 }

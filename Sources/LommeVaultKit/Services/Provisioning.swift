@@ -40,9 +40,11 @@ package struct Provisioning {
     }
 
     /// A new vault holding `contents` and device keys, sealed under a new passphrase from
-    /// `source` (asked twice through the interaction when it is the terminal).
+    /// `source` (asked twice through the interaction when it is the terminal). With
+    /// `recovery`, the household key it derives vouches for this machine's issuer, and
+    /// its recovery slot is in the vault from the first write.
     package func createVault(contents: VaultContents = VaultContents(), source: PassphraseSource,
-                             noPrompt: Bool, refusal: String) throws(LommeError)
+                             noPrompt: Bool, refusal: String, recovery: RecoveryKey? = nil) throws(LommeError)
         -> (identity: DeviceIdentity, limits: KDFLimits, seconds: Double)
     {
         if noPrompt && source == .terminal {
@@ -50,7 +52,11 @@ package struct Provisioning {
         }
         var contents = contents
         let identity = contents.ensureDeviceIdentity()
-        let made = try VaultActions.create(context, contents: contents, source: source)
+        if let recovery, contents.household.root == nil {
+            // The household key and its first vouch, for this machine's issuer.
+            contents.household.root = try RecoveryService.root(recovery, issuers: [identity.signing.publicKey], after: nil)
+        }
+        let made = try VaultActions.create(context, contents: contents, source: source, recovery: recovery)
         return (identity, made.limits, made.seconds)
     }
 }

@@ -58,12 +58,16 @@ package struct SlotRequest: Sendable {
     package var pin: PassphraseSource?
     package var pcrs: [Int]
     package var force: Bool
+    /// Where the recovery key comes from (`unlock --with recovery`); nil: the terminal.
+    package var recovery: RecoveryKeySource?
     /// Never ask on the terminal.
     package var noPrompt: Bool
 
-    package init(argument: String? = nil, pin: PassphraseSource? = nil, pcrs: [Int] = [], force: Bool = false, noPrompt: Bool = false) {
+    package init(argument: String? = nil, pin: PassphraseSource? = nil, pcrs: [Int] = [], force: Bool = false,
+                 recovery: RecoveryKeySource? = nil, noPrompt: Bool = false) {
         self.argument = argument
         self.pin = pin
+        self.recovery = recovery
         self.pcrs = pcrs
         self.force = force
         self.noPrompt = noPrompt
@@ -96,6 +100,7 @@ package enum SlotKinds {
         PassphraseSlotKind.self,
         TPMSlotService.self,
         KeyFileSlot.self,
+        RecoverySlot.self,
     ] }
 
     /// The kind called `name` (`unlock --with NAME`).

@@ -14,10 +14,11 @@ package enum VaultActions {
         return try KDF.limitsForNewVault(environment: setting)
     }
 
-    /// Creates a vault holding `contents`, sealed under a new passphrase. Refuses to
-    /// replace an existing vault. Returns the limits used and how long one derivation took.
+    /// Creates a vault holding `contents`, sealed under a new passphrase (and with a
+    /// recovery slot of `recovery`). Refuses to replace an existing vault. Returns the limits used and how long one derivation took.
     @discardableResult
-    package static func create(_ context: VaultContext, contents: VaultContents, source: PassphraseSource) throws(LommeError) -> (limits: KDFLimits, seconds: Double) {
+    package static func create(_ context: VaultContext, contents: VaultContents, source: PassphraseSource,
+                               recovery: RecoveryKey? = nil) throws(LommeError) -> (limits: KDFLimits, seconds: Double) {
         let store = context.store
         if store.exists {
             throw LommeError.failure("a vault already exists at \(store.path); use `lomme-vault passwd` to change its passphrase, or move it away first")
@@ -28,7 +29,11 @@ package enum VaultActions {
         let kek = try derive(phrase, slot, context.interaction)
         let seconds = KDF.monotonicSeconds() - start
         let fileKey = SecureBytes.random(count: KDF.keyLength)
-        let layout = try VaultSealing.newLayout(fileKey: fileKey, kek: kek, slot: slot, contents: contents)
+        var layout = try VaultSealing.newLayout(fileKey: fileKey, kek: kek, slot: slot, contents: contents)
+        if let recovery {
+            // The recovery slot in the same first write: the kit opens the vault from the start.
+            layout.slots.append(RecoverySlot.slot(recovery, fileKey: fileKey, id: layout.nextSlotID, vaultSalt: layout.salt))
+        }
         let bytes = VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout)
         try store.withWriteLock { () throws(LommeError) in
             if store.exists {
@@ -68,6 +73,34 @@ package enum VaultActions {
             let (bytes, key) = try VaultSealing.reseal(current, key: opened.master, contents: contents)
             try store.write(bytes, key: key)
             if current.version == VaultFormat.version1 { keepSession(opened, bytes: bytes, key: key) }
+            return key
+        }
+    }
+
+    /// As `update`, with the slot table changed in the same write (`slots` gets the slots,
+    /// the vault's salt and the file key): a recovery slot and the household key it
+    /// derives go in together or not at all. A version 1 file becomes version 2 here.
+    @discardableResult
+    package static func update(_ opened: OpenedVault, slots: (inout [VaultSlot], _ salt: [UInt8], _ fileKey: SecureBytes) throws(LommeError) -> Void,
+                               _ change: (inout VaultContents) throws(LommeError) -> Void) throws(LommeError) -> SecureBytes {
+        let store = opened.store
+        return try store.withWriteLock { () throws(LommeError) -> SecureBytes in
+            var (current, contents) = try current(opened)
+            var key = opened.master
+            if current.version == VaultFormat.version1 {
+                let upgraded = try VaultSealing.reseal(current, key: key, contents: contents)
+                key = upgraded.key
+                current = try VaultFormat.parse(upgraded.bytes)
+                keepSession(opened, bytes: upgraded.bytes, key: key)
+            }
+            try change(&contents)
+            var layout = VaultLayout(current)
+            try slots(&layout.slots, layout.salt, key)
+            guard (1...VaultFormat.maximumSlots).contains(layout.slots.count) else {
+                throw LommeError.failure("this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
+            }
+            layout.publicKeys = try VaultSealing.publicKeys(contents)
+            try store.write(VaultFormat.seal(contents.plaintext(), master: key, layout: layout), key: key)
             return key
         }
     }

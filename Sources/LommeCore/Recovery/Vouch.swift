@@ -1,0 +1,105 @@
+/// The household key's statement of which issuers (the parents' signing keys) speak for
+/// the household, with a version (docs/FORMAT.md, "Vouch"):
+///
+///     u8 format (1) · u64 version · u8 n · n × 16-byte issuer ids · 64 signature
+///
+/// An issuer id is BLAKE2b-128 of the issuer's Ed25519 key. The signature is the household
+/// key's Ed25519 signature of `"lomme-vault vouch v1" 0x00 · household public key · the
+/// bytes before the signature`. The version is the Unix time it was signed, at least the
+/// previous version + 1: a new laptop restored from the kit signs a newer vouch without
+/// knowing the old one.
+package struct Vouch: Sendable, Equatable {
+    package let version: UInt64
+    package let issuers: [[UInt8]]
+    let signature: [UInt8]
+
+    static let format: UInt8 = 1
+    static let idSize = 16
+    static let domain = Array("lomme-vault vouch v1".utf8) + [0]
+    /// At most this many issuers (a household of several parents' machines, not more).
+    static let maximumIssuers = 8
+
+    /// The id a vouch names an issuer by.
+    package static func id(of issuerKey: [UInt8]) -> [UInt8] { Sodium.blake2b(issuerKey, length: idSize) }
+
+    /// Signs a vouch naming `issuers` (their Ed25519 keys or ids) with the household key.
+    package static func make(_ household: SigningKeyPair, version: UInt64, issuers: [[UInt8]]) throws(LommeError) -> Vouch {
+        let ids = issuers.map { $0.count == idSize ? $0 : id(of: $0) }
+        guard !ids.isEmpty else {
+            throw LommeError.usage("a vouch must name at least one issuer (this machine's); nothing was signed")
+        }
+        guard ids.count <= maximumIssuers else {
+            throw LommeError.usage("a vouch names at most \(maximumIssuers) issuers; nothing was signed")
+        }
+        let body = Self.body(version: version, ids: ids)
+        let signature = PublicKeyCrypto.sign(domain + household.publicKey + body, secretKey: household.secretKey)
+        return Vouch(version: version, issuers: ids, signature: signature)
+    }
+
+    private init(version: UInt64, issuers: [[UInt8]], signature: [UInt8]) {
+        self.version = version
+        self.issuers = issuers
+        self.signature = signature
+    }
+
+    static func body(version: UInt64, ids: [[UInt8]]) -> [UInt8] {
+        [format] + Envelope.bigEndian(version) + [UInt8(ids.count)] + ids.flatMap { $0 }
+    }
+
+    package var bytes: [UInt8] { Self.body(version: version, ids: issuers) + signature }
+
+    /// Reads a vouch's bytes (nil when malformed); the signature is checked by `isSigned(by:)`.
+    package init?(bytes: [UInt8]) {
+        var reader = ByteReader(bytes)
+        guard reader.byte() == Vouch.format, let version = reader.uint64(), let count = reader.byte(),
+              count > 0, Int(count) <= Vouch.maximumIssuers else { return nil }
+        var ids: [[UInt8]] = []
+        for _ in 0..<count {
+            guard let id = reader.take(Vouch.idSize) else { return nil }
+            ids.append(id)
+        }
+        guard let signature = reader.take(PublicKeyCrypto.signatureSize), reader.isAtEnd else { return nil }
+        self.init(version: version, issuers: ids, signature: signature)
+    }
+
+    /// True when the household key `root` signed it.
+    package func isSigned(by root: [UInt8]) -> Bool {
+        PublicKeyCrypto.verify(signature, of: Vouch.domain + root + Self.body(version: version, ids: issuers), publicKey: root)
+    }
+
+    /// True when it names the issuer whose key is `issuerKey`.
+    package func names(_ issuerKey: [UInt8]) -> Bool { issuers.contains(Vouch.id(of: issuerKey)) }
+}
+
+/// A new household key vouched for by the old one (a new recovery kit made with the old):
+/// `32 old household key · 64 signature`, the old key's Ed25519 signature of
+/// `"lomme-vault household rotation v1" 0x00 · old key · new key`. A child that pinned the
+/// old key takes the new one from a code that carries this.
+package struct RootRotation: Sendable, Equatable {
+    package let old: [UInt8]
+    let signature: [UInt8]
+
+    static let domain = Array("lomme-vault household rotation v1".utf8) + [0]
+    static let size = 32 + 64
+
+    package static func make(from old: SigningKeyPair, to new: [UInt8]) -> RootRotation {
+        RootRotation(old: old.publicKey, signature: PublicKeyCrypto.sign(domain + old.publicKey + new, secretKey: old.secretKey))
+    }
+
+    private init(old: [UInt8], signature: [UInt8]) {
+        self.old = old
+        self.signature = signature
+    }
+
+    package init?(bytes: [UInt8]) {
+        guard bytes.count == RootRotation.size else { return nil }
+        self.init(old: Array(bytes.prefix(32)), signature: Array(bytes.suffix(64)))
+    }
+
+    package var bytes: [UInt8] { old + signature }
+
+    /// True when the old key signed `new` as its successor.
+    package func vouches(for new: [UInt8]) -> Bool {
+        PublicKeyCrypto.verify(signature, of: RootRotation.domain + old + new, publicKey: old)
+    }
+}

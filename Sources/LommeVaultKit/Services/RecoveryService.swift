@@ -1,0 +1,125 @@
+import Glibc
+import LommeCore
+
+/// The parent's recovery kit and household key (docs/FORMAT.md, "Recovery key"): a new kit
+/// (`recovery kit`), checking one against the vault (`recovery verify`), and a new laptop
+/// made from one (`init --parent --restore`). The vault keeps the household key's public
+/// half and what it signed, never the recovery key or the private half.
+package struct RecoveryService {
+    package let context: VaultContext
+    package let unlock: UnlockOptions
+
+    package init(_ context: VaultContext, _ unlock: UnlockOptions) {
+        self.context = context
+        self.unlock = unlock
+    }
+
+    /// What a kit shows: the key, the household's fingerprint, the date.
+    package struct Kit: Sendable {
+        package var key: RecoveryKey
+        package var root: HouseholdRoot
+        /// An older kit was replaced: its household key vouched for this one.
+        package var replaced: Bool
+    }
+
+    /// The household key of `key`, with a vouch naming `issuers` (keys or ids) whose version
+    /// is now (Unix seconds), at least `after` + 1.
+    package static func root(_ key: RecoveryKey, issuers: [[UInt8]], after: UInt64?, rotation: RootRotation? = nil) throws(LommeError) -> HouseholdRoot {
+        let household = key.householdKey
+        let version = max(UInt64(max(0, time(nil))), (after ?? 0) + 1)
+        let vouch = try Vouch.make(household, version: version, issuers: issuers)
+        return HouseholdRoot(publicKey: household.publicKey, vouch: vouch, rotation: rotation, made: VaultContents.timestamp())
+    }
+
+    func open() throws(LommeError) -> OpenedVault {
+        let store = context.store
+        guard store.exists else {
+            throw LommeError(.notFound, "there is no vault at \(store.path); a new laptop restores the household with `lomme-vault init --parent --restore`")
+        }
+        return try Session.open(context, unlock)
+    }
+
+    /// `recovery kit`: a new recovery key, its household key vouching for the issuers of
+    /// the old vouch (this machine's when there was none), and a recovery slot replacing
+    /// any old one — in one write. A vault with a household key already needs the old kit
+    /// (`old`): the old household key vouches for the new one, so the children follow.
+    package func newKit(old: RecoveryKeySource?) throws(LommeError) -> Kit {
+        let opened = try open()
+        let current = opened.contents.household.root
+        let oldKey: RecoveryKey?
+        if let current {
+            guard let old else {
+                throw LommeError.usage("this household has a recovery kit already (household \(current.fingerprint)); a new one needs the old: give it with --recovery-file PATH or --recovery-image PHOTO, or type it when asked")
+            }
+            let key = try old.read(context.interaction, noPrompt: unlock.noPrompt)
+            guard key.householdKey.publicKey == current.publicKey else {
+                throw LommeError(.wrongPassphrase, "that recovery key is not this household's (household \(current.fingerprint)); give the kit printed for this vault; nothing changed")
+            }
+            oldKey = key
+        } else {
+            oldKey = nil
+        }
+        let key = RecoveryKey.generate()
+        // The issuers the household key vouched for go on; the first kit vouches for this machine.
+        let identity = opened.contents.identity ?? DeviceIdentity.generate()
+        let issuers = current?.vouch.issuers ?? [identity.signing.publicKey]
+        let root = try Self.root(key, issuers: issuers, after: current?.vouch.version,
+                                 rotation: oldKey.map { RootRotation.make(from: $0.householdKey, to: key.householdKey.publicKey) })
+        try VaultActions.update(opened, slots: { (slots: inout [VaultSlot], salt: [UInt8], fileKey: SecureBytes) throws(LommeError) in
+            slots.removeAll { $0.kind == RecoverySlot.kind }
+            slots.append(RecoverySlot.slot(key, fileKey: fileKey, id: VaultLayout(salt: salt, publicKeys: VaultPublicKeys(), slots: slots).nextSlotID,
+                                           vaultSalt: salt))
+        }) { (contents: inout VaultContents) throws(LommeError) in
+            guard contents.household.root == current, contents.identity == nil || contents.identity == identity else {
+                throw LommeError.failure("the household's recovery kit or this machine's keys were changed meanwhile; nothing was written, run it again")
+            }
+            contents.identity = identity
+            contents.household.root = root
+        }
+        return Kit(key: key, root: root, replaced: current != nil)
+    }
+
+    /// `recovery verify`: whether `source`'s key is this household's and opens this vault.
+    /// Changes nothing; exit 4 when it does not match.
+    package func verify(_ source: RecoveryKeySource) throws(LommeError) -> (root: HouseholdRoot, opensVault: Bool) {
+        let store = context.store
+        guard store.exists else { throw LommeError(.notFound, "there is no vault at \(store.path)") }
+        let sealed = try VaultFormat.parse(try store.read())
+        let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
+        let contents: VaultContents
+        var opens = false
+        if sealed.version == VaultFormat.version2, sealed.slots.contains(where: { $0.kind == RecoverySlot.kind }) {
+            let (fileKey, _) = try RecoverySlot.open(sealed, key: key, path: store.path)
+            contents = try VaultContents(plaintext: VaultFormat.open(sealed, master: fileKey))
+            opens = true
+        } else {
+            contents = try open().contents
+        }
+        guard let root = contents.household.root else {
+            throw LommeError(.notFound, "this vault has no recovery kit yet; make one with `lomme-vault recovery kit --output kit.pdf`")
+        }
+        guard key.householdKey.publicKey == root.publicKey else {
+            throw LommeError(.wrongPassphrase, "that recovery key is not this household's (household \(root.fingerprint)): another household's kit, or one a newer kit replaced")
+        }
+        return (root, opens)
+    }
+
+    /// `init --parent --restore`: a new vault on a new laptop, its household key from the
+    /// kit, vouching (a newer version) for this laptop's new issuer only — the lost laptop's
+    /// issuer is revoked as each child imports a code from this one. Never over a vault.
+    package func restore(_ source: RecoveryKeySource) throws(LommeError) -> (identity: DeviceIdentity, root: HouseholdRoot, limits: KDFLimits, seconds: Double) {
+        let store = context.store
+        if store.exists {
+            throw LommeError.failure("a vault already exists at \(store.path); --restore never overwrites one: move it away, or give another --vault")
+        }
+        let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
+        var contents = VaultContents()
+        let identity = contents.ensureDeviceIdentity()
+        let root = try Self.root(key, issuers: [identity.signing.publicKey], after: nil)
+        contents.household.root = root
+        let made = try Provisioning(context).createVault(contents: contents, source: unlock.source, noPrompt: unlock.noPrompt,
+                                                         refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file",
+                                                         recovery: key)
+        return (identity, root, made.limits, made.seconds)
+    }
+}

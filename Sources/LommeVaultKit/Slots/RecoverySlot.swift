@@ -1,0 +1,62 @@
+import LommeCore
+
+/// The recovery-key slot, the `recovery` kind: the household's recovery key (printed on the
+/// recovery kit) opens the vault when the passphrase is forgotten, as systemd-cryptenroll's
+/// recovery keys open a disk. Made by `init --parent`, `recovery kit` and `init --parent
+/// --restore`, never by `enroll`: a vault has at most one, and a new kit replaces it.
+///
+/// Parameters: a salt (16). Key-encryption key: `RecoveryKey.slotKEK` (keyed BLAKE2b of a
+/// domain, the vault's salt and the slot's salt under the key's 136 bits; docs/FORMAT.md).
+package struct RecoverySlot: SlotKind {
+    package static let kind = VaultSlot.Kind(rawValue: 4)
+    package static let name = "recovery"
+    package static let argument: String? = nil
+    package static let options: Set<SlotOption> = []
+    package static let enrollable = false
+    package static let enrollHelp = "A recovery slot is made with the recovery kit (`lomme-vault init --parent`, `lomme-vault recovery kit`), not by enroll."
+    package static let unlockHelp = "--with recovery reads the household's recovery key (the terminal, --recovery-file PATH or --recovery-image PHOTO of the kit); then `lomme-vault passwd` sets a new passphrase."
+
+    static let saltLength = 16
+
+    package static func describe(_ parameters: [UInt8]) -> String? {
+        parameters.count == saltLength ? "recovery key (the recovery kit)" : nil
+    }
+
+    package static func enrollAgain(_ parameters: [UInt8]) -> String { "lomme-vault recovery kit" }
+
+    let context: VaultContext
+    package init(_ context: VaultContext) { self.context = context }
+
+    /// The slot of `key` for the vault of `vaultSalt`, with id `id`.
+    static func slot(_ key: RecoveryKey, fileKey: SecureBytes, id: UInt8, vaultSalt: [UInt8]) -> VaultSlot {
+        let salt = Sodium.randomBytes(saltLength)
+        return VaultSlot.wrap(fileKey, kind: kind, id: id, created: VaultSealing.now(), parameters: salt,
+                              kek: key.slotKEK(vaultSalt: vaultSalt, slotSalt: salt), vaultSalt: vaultSalt)
+    }
+
+    package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
+        throw LommeError.usage(Self.enrollHelp)
+    }
+
+    /// The file key from the recovery slot `key` opens; exit 4 when it opens none.
+    package static func open(_ sealed: VaultFormat.Sealed, key: RecoveryKey, path: String) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
+        let slots = sealed.slots.filter { $0.kind == kind }
+        guard !slots.isEmpty else {
+            throw LommeError.failure("this vault has no recovery slot (it was made before recovery kits, or `passwd --rotate` removed it); make a kit with `lomme-vault recovery kit`")
+        }
+        for slot in slots where slot.parameters.count == saltLength {
+            if let fileKey = slot.unwrap(kek: key.slotKEK(vaultSalt: sealed.salt, slotSalt: slot.parameters), vaultSalt: sealed.salt) {
+                return (fileKey, slot.id)
+            }
+        }
+        throw LommeError(.wrongPassphrase, "that recovery key does not open \(path): it is another household's, or of a kit a newer one replaced; nothing changed")
+    }
+
+    package func open(_ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
+        let key = try (request.recovery ?? .terminal).read(context.interaction, noPrompt: request.noPrompt)
+        return try Self.open(sealed, key: key, path: context.store.path)
+    }
+
+    /// Re-wrapping needs the recovery key: `passwd` keeps the file key, `--rotate` removes the slot.
+    package func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? { nil }
+}

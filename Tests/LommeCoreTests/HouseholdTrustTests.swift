@@ -1,0 +1,126 @@
+import LommeCore
+import LommeTestSupport
+import Testing
+
+/// What a child's device does with the household key and vouches a sealed code carries
+/// (docs/FORMAT.md, "Checks on import"): pinned on first use or learned from the pinned
+/// issuer; a new issuer the household key vouches for with a newer version taken without a
+/// question; an issuer the newest vouch does not name refused; another household key, a bad
+/// signature, an equal version with other content refused; a rotation the old key signed taken.
+@Suite("Household key on import")
+struct HouseholdTrustTests {
+    let device = DeviceIdentity.generate()
+    let laptop = SigningKeyPair.generate()
+    let newLaptop = SigningKeyPair.generate()
+    let root = RecoveryKey.generate().householdKey
+    let now: Int64 = 1_800_000_000
+
+    func code(by issuer: SigningKeyPair, root: SigningKeyPair? = nil, version: UInt64 = 100, naming: [SigningKeyPair]? = nil,
+              rotation: RootRotation? = nil, at offset: Int64 = 0) throws -> String {
+        var extensions = SealedExtensions(credential: [UInt8](repeating: 7, count: 16))
+        if let root {
+            extensions.household = root.publicKey
+            extensions.vouch = try Vouch.make(root, version: version, issuers: (naming ?? [issuer]).map(\.publicKey))
+            extensions.rotation = rotation
+        }
+        return try Envelope.seal(sampleConfig(), to: device.receiving.publicKey, issuer: issuer, issuedMs: (now + offset) * 1000, lifetime: 3600,
+                                 extensions: extensions)
+    }
+
+    /// Imports `text` into `identity` as `import` records it; returns the check.
+    @discardableResult
+    func importing(_ text: String, into identity: inout DeviceIdentity, trust: Bool = false) throws(LommeError) -> SealedImport {
+        let check = try SealedImport(text: text, identity: identity, now: now + 60, checksums: false, trustNewIssuer: trust)
+        check.record(in: &identity, now: "t")
+        return check
+    }
+
+    @Test func aNewLaptopVouchedForIsTakenAndTheOldOneIsThenRefused() throws {
+        var identity = device
+        let first = try importing(try code(by: laptop, root: root, version: 100), into: &identity)
+        #expect(first.issuer == .firstUse && first.householdChange == .learned && identity.household?.key == root.publicKey)
+        #expect(first.summaryLines(now: now).contains { $0.hasPrefix("Household key \(Fingerprint.of(root.publicKey)): pinned") })
+        // The restored laptop: vouch 200 names only it.
+        let restored = try importing(try code(by: newLaptop, root: root, version: 200, at: 1), into: &identity)
+        #expect(restored.issuer == .vouched(old: laptop.publicKey) && restored.householdChange == .newerVouch)
+        #expect(restored.summaryLines(now: now).contains { $0.contains("vouches for it") && $0.contains("no longer speaks for this household") })
+        #expect(identity.pinnedIssuer == newLaptop.publicKey && identity.household?.vouch.version == 200)
+        // The lost laptop's code, newer than everything: refused, nothing changes.
+        let before = identity
+        let lost = #expect(throws: LommeError.self) { try importing(try code(by: laptop, root: root, version: 100, at: 100), into: &identity) }
+        #expect(lost?.code == .refused && lost?.message.contains("no longer speaks for this household") == true, "\(String(describing: lost))")
+        #expect(identity == before)
+        // Even with --trust-new-issuer: the household key revoked it.
+        #expect(throws: LommeError.self) { try importing(try code(by: laptop, root: root, version: 100, at: 101), into: &identity, trust: true) }
+        // The new laptop's next code, same vouch: pinned.
+        #expect(try importing(try code(by: newLaptop, root: root, version: 200, at: 2), into: &identity).issuer == .pinned)
+    }
+
+    @Test func olderEqualForeignAndForgedVouchesChangeNothing() throws {
+        var identity = device
+        try importing(try code(by: laptop, root: root, version: 200), into: &identity)
+        let before = identity
+        let stranger = RecoveryKey.generate().householdKey
+        let cases: [(String, String, String)] = [
+            ("older vouch for a new issuer", try code(by: newLaptop, root: root, version: 100, at: 10), "no longer speaks"),
+            ("equal version, other content", try code(by: newLaptop, root: root, version: 200, at: 11), "same version"),
+            ("another household key", try code(by: newLaptop, root: stranger, version: 300, at: 12), "another household"),
+            ("no vouch at all, new issuer", try code(by: newLaptop, at: 13), "does not vouch"),
+            ("a vouch not naming its issuer", try code(by: newLaptop, root: root, version: 300, naming: [laptop], at: 14), "do not hold"),
+        ]
+        for (what, text, words) in cases {
+            let error = #expect(throws: LommeError.self, "\(what)") { try importing(text, into: &identity) }
+            #expect(error?.code == .refused && error?.message.contains(words) == true, "\(what): \(String(describing: error))")
+            #expect(identity == before, "\(what) changed the device")
+        }
+        // A vouch signed by another key than the household key the code carries.
+        var forged = SealedExtensions(credential: [UInt8](repeating: 7, count: 16))
+        forged.household = root.publicKey
+        forged.vouch = try Vouch.make(stranger, version: 300, issuers: [newLaptop.publicKey])
+        let text = try Envelope.seal(sampleConfig(), to: device.receiving.publicKey, issuer: newLaptop, issuedMs: (now + 15) * 1000, lifetime: 3600, extensions: forged)
+        #expect(throws: LommeError.self) { try importing(text, into: &identity) }
+        #expect(identity == before)
+        // The pinned issuer with an older vouch: taken, the newer vouch stays pinned.
+        let older = try importing(try code(by: laptop, root: root, version: 150, at: 16), into: &identity)
+        #expect(older.issuer == .pinned && older.householdChange == .none && identity.household?.vouch.version == 200)
+    }
+
+    @Test func aChildThatPinnedOnlyAnIssuerLearnsTheHouseholdKeyFromIt() throws {
+        var identity = device
+        try importing(try code(by: laptop), into: &identity)  // a household from before kits
+        #expect(identity.household == nil)
+        // Another issuer with a vouch, before the key is known: refused as ever.
+        let early = #expect(throws: LommeError.self) { try importing(try code(by: newLaptop, root: root, version: 200, at: 1), into: &identity) }
+        #expect(early?.message.contains("--trust-new-issuer") == true)
+        // The pinned issuer's first code with the household key teaches it.
+        let learned = try importing(try code(by: laptop, root: root, version: 100, at: 2), into: &identity)
+        #expect(learned.issuer == .pinned && learned.householdChange == .learned && identity.household?.key == root.publicKey)
+        // Then the restore's code is taken.
+        #expect(try importing(try code(by: newLaptop, root: root, version: 200, at: 3), into: &identity).issuer == .vouched(old: laptop.publicKey))
+    }
+
+    @Test func aNewKitsKeyVouchedForByTheOldIsTaken() throws {
+        var identity = device
+        try importing(try code(by: laptop, root: root, version: 100), into: &identity)
+        let newRoot = RecoveryKey.generate().householdKey
+        let rotated = try importing(try code(by: laptop, root: newRoot, version: 50, rotation: .make(from: root, to: newRoot.publicKey), at: 1),
+                                    into: &identity)
+        #expect(rotated.householdChange == .rotated && identity.household?.key == newRoot.publicKey && identity.household?.vouch.version == 50)
+        // A rotation signed by a key that is not the pinned one is another household.
+        let thief = RecoveryKey.generate().householdKey, theirs = RecoveryKey.generate().householdKey
+        let error = #expect(throws: LommeError.self) {
+            try importing(try code(by: laptop, root: theirs, version: 60, rotation: .make(from: thief, to: theirs.publicKey), at: 2), into: &identity)
+        }
+        #expect(error?.message.contains("another household") == true)
+        #expect(identity.household?.key == newRoot.publicKey)
+    }
+
+    @Test func theDevicesHouseholdPinRoundTripsThroughTheVault() throws {
+        var identity = device
+        try importing(try code(by: laptop, root: root, version: 100), into: &identity)
+        var contents = VaultContents(config: sampleConfig())
+        contents.identity = identity
+        let read = try VaultContents(plaintext: contents.plaintext())
+        #expect(read.identity == identity && read.identity?.household?.vouch.names(laptop.publicKey) == true)
+    }
+}

@@ -1,0 +1,73 @@
+@testable import LommeCore
+import LommeTestSupport
+import Testing
+
+/// The recovery key, its derivations, the vouch and the rotation against the vectors
+/// `fixtures/recovery-v1/make.py` writes from docs/FORMAT.md with hashlib and PyNaCl.
+@Suite("Recovery key and vouch test vectors")
+struct RecoveryVectorTests {
+    static let vectors: [String: String] = Dictionary(uniqueKeysWithValues: String(decoding: readFile(packageRoot + "/fixtures/recovery-v1/vectors.txt"), as: UTF8.self)
+        .split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            return (String(parts[0]), String(parts[1]))
+        })
+    static func hex(_ name: String) -> [UInt8] { Sodium.unhex(vectors[name]!)! }
+
+    @Test func theKeyIsPrintedAndReadAsFormatSays() throws {
+        let key = RecoveryKey(secret: SecureBytes(copying: Self.hex("secret")))
+        #expect(key.text == Self.vectors["text"] && key.qrText == Self.vectors["qr"])
+        for typed in [Self.vectors["text"]!, Self.vectors["qr"]!, Self.vectors["text"]!.lowercased(),
+                      Self.vectors["text"]!.replacingOccurrences(of: "-", with: " "), " " + Self.vectors["text"]!.replacingOccurrences(of: "-", with: "") + "\n"] {
+            #expect(try RecoveryKey(text: typed).secret.bytes == Self.hex("secret"), "\(typed)")
+        }
+        #expect(RecoveryKey.isRecoveryKey(Self.vectors["qr"]!) && !RecoveryKey.isRecoveryKey(Self.vectors["text"]!))
+    }
+
+    @Test func aTypoNamesItsGroupAndNothingOfTheKey() {
+        for (name, group) in [("typo-group-3", 3), ("swap-group-5", 5)] {
+            let error = #expect(throws: LommeError.self) { try RecoveryKey(text: Self.vectors[name]!) }
+            #expect(error?.code == .usage && error?.message == "group \(group) of the recovery key has a typo; check it against the kit")
+        }
+        // Every single wrong character, in every position, is caught and named.
+        let text = Array(Self.vectors["text"]!.replacingOccurrences(of: "-", with: ""))
+        for position in text.indices {
+            for other in "ABCDEFGHJKLMNPQRSTUVWXYZ23456789" where other != text[position] {
+                var typed = text
+                typed[position] = other
+                let error = #expect(throws: LommeError.self) { try RecoveryKey(text: String(typed)) }
+                #expect(error?.message.hasPrefix("group \(position / 5 + 1) ") == true)
+            }
+        }
+        // Two groups swapped.
+        var groups = Self.vectors["text"]!.split(separator: "-")
+        groups.swapAt(0, 1)
+        #expect(throws: LommeError.self) { try RecoveryKey(text: groups.joined(separator: "-")) }
+        let short = #expect(throws: LommeError.self) { try RecoveryKey(text: "CWCTU-LKKXC") }
+        #expect(short?.message.contains("7 groups of 5") == true)
+        let lookAlike = #expect(throws: LommeError.self) { try RecoveryKey(text: Self.vectors["text"]!.replacingOccurrences(of: "L", with: "1")) }
+        #expect(lookAlike?.message.contains("without I and O") == true)
+    }
+
+    @Test func theDerivationsAreFormatsOwn() throws {
+        let key = RecoveryKey(secret: SecureBytes(copying: Self.hex("secret")))
+        #expect(key.slotKEK(vaultSalt: Self.hex("vault-salt"), slotSalt: Self.hex("slot-salt")).bytes == Self.hex("slot-kek"))
+        #expect(key.householdKey.publicKey == Self.hex("household-public"))
+        #expect(RecoveryKey.generate().householdKey.publicKey != key.householdKey.publicKey)
+    }
+
+    @Test func theVouchAndTheRotationAreByteForByteWhatPyNaClSigned() throws {
+        let household = RecoveryKey(secret: SecureBytes(copying: Self.hex("secret"))).householdKey
+        let vouch = try Vouch.make(household, version: 1_767_225_600, issuers: [Self.hex("issuer-public")])
+        #expect(vouch.bytes == Self.hex("vouch"), "Ed25519 is deterministic")
+        let read = try #require(Vouch(bytes: Self.hex("vouch")))
+        #expect(read.isSigned(by: Self.hex("household-public")) && read.names(Self.hex("issuer-public")))
+        #expect(!read.isSigned(by: Self.hex("other-household-public")) && !read.names(Self.hex("household-public")))
+        var forged = Self.hex("vouch")
+        forged[8] ^= 1  // the version
+        #expect(Vouch(bytes: forged)?.isSigned(by: Self.hex("household-public")) == false)
+        let rotation = RootRotation.make(from: household, to: Self.hex("other-household-public"))
+        #expect(rotation.bytes == Self.hex("rotation"))
+        #expect(rotation.vouches(for: Self.hex("other-household-public")) && !rotation.vouches(for: Self.hex("issuer-public")))
+        #expect((#expect(throws: LommeError.self) { try Vouch.make(household, version: 1, issuers: []) })?.code == .usage)
+    }
+}

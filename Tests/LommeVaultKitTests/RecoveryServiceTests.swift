@@ -1,0 +1,117 @@
+import Foundation
+import LommeCore
+import LommeTestSupport
+import LommeVaultKit
+import Testing
+
+/// The recovery kit through the library: made with the vault, it opens it (the recovery
+/// slot), it is checked without changing anything, a new kit needs the old, and a new
+/// laptop restored from it vouches for itself only; the vault never holds the key or the
+/// household key's private half.
+@Suite("Recovery kit services")
+struct RecoveryServiceTests {
+    static func parent(kit: Bool = true) throws -> (ServiceBox, UnlockOptions, RecoveryKey?) {
+        let box = ServiceBox()
+        let pw = box.file("pw", servicePhrase)
+        let key = kit ? RecoveryKey.generate() : nil
+        _ = try Provisioning(box.context(ScriptedInteraction())).createVault(source: .file(pw), noPrompt: false, refusal: "", recovery: key)
+        return (box, UnlockOptions(source: .file(pw)), key)
+    }
+
+    static func contents(_ box: ServiceBox, _ options: UnlockOptions) throws -> VaultContents {
+        try Session.open(box.context(ScriptedInteraction()), options, useKeyring: false).contents
+    }
+
+    @Test func theKitOpensTheVaultAndItsHouseholdKeyVouchesForThisMachine() throws {
+        let (box, options, made) = try Self.parent()
+        let key = try #require(made)
+        let contents = try Self.contents(box, options)
+        let root = try #require(contents.household.root)
+        #expect(root.publicKey == key.householdKey.publicKey && root.vouch.isSigned(by: root.publicKey))
+        let issuer = try #require(contents.identity).signing.publicKey
+        #expect(root.vouch.names(issuer) && root.vouch.issuers.count == 1)
+        // Neither the recovery key nor the household key's private half is in the vault.
+        let plaintext = Array(contents.json.text.utf8)
+        #expect(!plaintext.contains(Array(Sodium.hex(key.householdKey.secretKey.bytes).utf8)))
+        #expect(!plaintext.contains(Array(key.text.utf8)) && !plaintext.contains(Array(key.text.replacingOccurrences(of: "-", with: "").utf8)))
+        // unlock --with recovery: the slot opens it, with the key from a file as printed.
+        let file = box.file("kit.txt", "  " + key.text.replacingOccurrences(of: "-", with: " - ") + "\n")
+        let unlocked = try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlot.self, idle: 60,
+                                                                                    SlotRequest(recovery: .file(file), noPrompt: true))
+        #expect(unlocked.deadline > 0)
+        _ = try? UnlockService(box.context(ScriptedInteraction())).lock()
+        let wrong = #expect(throws: LommeError.self) {
+            try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlot.self, idle: 60,
+                                                                         SlotRequest(recovery: .file(box.file("other", RecoveryKey.generate().text)), noPrompt: true))
+        }
+        #expect(wrong?.code == .wrongPassphrase)
+    }
+
+    @Test func verifyChangesNothingAndTellsAWrongKeyOrATypo() throws {
+        let (box, options, made) = try Self.parent()
+        let key = try #require(made)
+        let before = try Data(contentsOf: URL(fileURLWithPath: box.vault))
+        let service = RecoveryService(box.context(ScriptedInteraction()), UnlockOptions(noPrompt: true))
+        let checked = try service.verify(.photo(text: key.qrText, path: "kit.jpg"))
+        #expect(checked.opensVault && checked.root.publicKey == key.householdKey.publicKey)
+        #expect((#expect(throws: LommeError.self) { try service.verify(.photo(text: RecoveryKey.generate().qrText, path: "x")) })?.code == .wrongPassphrase)
+        var typo = Array(key.text)
+        typo[7] = typo[7] == "A" ? "B" : "A"
+        let error = #expect(throws: LommeError.self) { try service.verify(.photo(text: String(typo), path: "kit.jpg")) }
+        #expect(error?.code == .usage && error?.message.contains("group 2") == true)
+        // Typed on a terminal: a typo is told and asked again.
+        let asked = ScriptedInteraction([.secret(String(typo)), .secret(key.text.lowercased())])
+        #expect(try RecoveryService(box.context(asked), UnlockOptions()).verify(.terminal).opensVault)
+        #expect(asked.notices.contains { $0.contains("group 2 of the recovery key has a typo") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: box.vault)) == before, "verify wrote the vault")
+    }
+
+    @Test func aNewKitNeedsTheOldOneWhichVouchesForIt() throws {
+        let (box, options, made) = try Self.parent()
+        let old = try #require(made)
+        let service = RecoveryService(box.context(ScriptedInteraction()), options)
+        let needsOld = #expect(throws: LommeError.self) { try service.newKit(old: nil) }
+        #expect(needsOld?.code == .usage && needsOld?.message.contains("needs the old") == true)
+        let stranger = #expect(throws: LommeError.self) { try service.newKit(old: .photo(text: RecoveryKey.generate().qrText, path: "x")) }
+        #expect(stranger?.code == .wrongPassphrase)
+        let kit = try service.newKit(old: .photo(text: old.qrText, path: "kit.jpg"))
+        #expect(kit.replaced && kit.root.rotation?.old == old.householdKey.publicKey)
+        #expect(kit.root.rotation?.vouches(for: kit.key.householdKey.publicKey) == true)
+        let contents = try Self.contents(box, options)
+        let issuer = try #require(contents.identity).signing.publicKey
+        #expect(contents.household.root == kit.root && kit.root.vouch.names(issuer))
+        // The new key opens the vault; the old one no longer does (its slot was replaced).
+        let sealed = try VaultFormat.parse(try VaultStore(path: box.vault).read())
+        #expect(sealed.slots.filter { $0.kind == RecoverySlot.kind }.count == 1)
+        #expect(try RecoverySlot.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(recovery: .photo(text: kit.key.qrText, path: "k"))).slot > 0)
+        #expect(throws: LommeError.self) {
+            try RecoverySlot.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(recovery: .photo(text: old.qrText, path: "k")))
+        }
+    }
+
+    @Test func aVaultFromBeforeKitsGetsItsFirstKitWithoutAnOldOne() throws {
+        let (box, options, _) = try Self.parent(kit: false)
+        #expect(try Self.contents(box, options).household.root == nil)
+        let kit = try RecoveryService(box.context(ScriptedInteraction()), options).newKit(old: nil)
+        #expect(!kit.replaced && kit.root.rotation == nil)
+        #expect(try Self.contents(box, options).household.root == kit.root)
+    }
+
+    @Test func aNewLaptopVouchesForItselfOnlyWithANewerVersion() throws {
+        let (box, options, made) = try Self.parent()
+        let key = try #require(made)
+        let lost = try #require(try Self.contents(box, options).household.root)
+        let laptop = ServiceBox()
+        let pw = laptop.file("pw", servicePhrase)
+        let service = RecoveryService(laptop.context(ScriptedInteraction()), UnlockOptions(source: .file(pw), noPrompt: true))
+        let restored = try service.restore(.photo(text: key.qrText, path: "kit.jpg"))
+        #expect(restored.root.publicKey == lost.publicKey, "the same household key")
+        #expect(restored.root.vouch.version > lost.vouch.version || restored.root.vouch.version == UInt64(time(nil)))
+        #expect(restored.root.vouch.issuers == [Vouch.id(of: restored.identity.signing.publicKey)], "only the new laptop")
+        let again = #expect(throws: LommeError.self) { try service.restore(.photo(text: key.qrText, path: "kit.jpg")) }
+        #expect(again?.code == .failure && again?.message.contains("never overwrites") == true)
+        // The kit opens the new laptop's vault too.
+        let sealed = try VaultFormat.parse(try VaultStore(path: laptop.vault).read())
+        #expect(try RecoverySlot.open(sealed, key: key, path: laptop.vault).slot > 0)
+    }
+}
