@@ -28,6 +28,9 @@ package protocol SlotKind {
     static func enrollAgain(_ parameters: [UInt8]) -> String
 
     init(_ context: VaultContext)
+    /// What `enroll` can know before it asks for anything (the passphrase, a PIN): that
+    /// the device is there, that the file does not exist yet. Throws what is wrong.
+    func check(_ request: SlotRequest) throws(LommeError)
     /// A new key-encryption key and the parameters that recover it, for the vault of
     /// `vaultSalt` (asking what it must: a PIN twice, say).
     func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment
@@ -38,6 +41,10 @@ package protocol SlotKind {
     /// without a question; nil when the slot cannot take a new key (it is then kept, with
     /// the old file key, or removed by `passwd --rotate`).
     func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes?
+}
+
+extension SlotKind {
+    package func check(_ request: SlotRequest) throws(LommeError) {}
 }
 
 /// The kind-specific options of `enroll` and `unlock --with`.
