@@ -27,6 +27,11 @@ package struct TPMSlotService: SlotKind {
         TPM2Slot(parameters: parameters).map { ($0.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe($0.pcrs) }
     }
 
+    /// A PIN is typed by a person; a slot without one opens for any program of the user.
+    package static func provesAPerson(_ parameters: [UInt8]) -> Bool {
+        TPM2Slot(parameters: parameters)?.withPIN ?? false
+    }
+
     package static func enrollAgain(_ parameters: [UInt8]) -> String {
         "lomme-vault enroll tpm2" + (TPM2Slot(parameters: parameters)?.withPIN == true ? " --pin" : "")
     }

@@ -34,6 +34,9 @@ package struct KeyFileSlot: SlotKind {
 
     package static func enrollAgain(_ parameters: [UInt8]) -> String { "lomme-vault enroll keyfile NEW-PATH" }
 
+    /// Any program that can read the file opens the vault with it: no person is proven.
+    package static func provesAPerson(_ parameters: [UInt8]) -> Bool { false }
+
     let context: VaultContext
     package init(_ context: VaultContext) { self.context = context }
 

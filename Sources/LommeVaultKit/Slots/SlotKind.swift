@@ -26,6 +26,11 @@ package protocol SlotKind {
     static func describe(_ parameters: [UInt8]) -> String?
     /// The command that enrolls a removed slot of these parameters again.
     static func enrollAgain(_ parameters: [UInt8]) -> String
+    /// True when opening a slot of these parameters takes a person (a passphrase, a TPM
+    /// PIN typed now): only such an unlock starts a new 12 h session over a live one. A key
+    /// file or a TPM slot without PIN opens for any program, so it never moves a live
+    /// session's end (`UnlockService.unlock(with:)`).
+    static func provesAPerson(_ parameters: [UInt8]) -> Bool
 
     init(_ context: VaultContext)
     /// What `enroll` can know before it asks for anything (the passphrase, a PIN): that
