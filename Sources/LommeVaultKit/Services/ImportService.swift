@@ -87,7 +87,15 @@ package struct ImportService {
         }
         let now = Int64(time(nil))
         let check = try sealedCheck(text, identity: identity, now: now)
-        if check.alreadyImported { return .alreadyImported }
+        if check.alreadyImported {
+            // "Unchanged" only when the vault still holds what this code brought: after a plain
+            // code (--allow-plain) or `set`, the same code again is a replay, refused.
+            guard let source = opened.contents.source, source != .sealed(issuer: check.content.issuerKey)
+                    || opened.contents.config != check.config else { return .alreadyImported }
+            let stored = source == .local ? "a config changed on this machine since (`lomme-vault set`)"
+                : source == .plain ? "a plain code's config, stored after it (--allow-plain)" : "another config, stored after it"
+            throw LommeError.refused("this sealed code was imported already, and the vault now holds \(stored); a code is imported once, so nothing was written: ask the parent for a new sealed code")
+        }
         try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines(now: now), question: check.question,
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
