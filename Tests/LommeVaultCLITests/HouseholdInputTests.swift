@@ -48,6 +48,8 @@ struct HouseholdInputTests {
             (["set", "userId"], "01010112346\n", 7, "userId fails the national id check digits"),
             (["set", "secretExpires"], "2027-02-30\n", 7, "secretExpires must be a date written YYYY-MM-DD"),
             (["set", "tokenUrl"], "http://bank.example/token\n", 7, "tokenUrl"),
+            (["child", "add", "ola", "--key", otherKey, "--account", "97104133219", "--field", "tokenUrl=http://10.0.0.1/token", "--yes"], nil, 7,
+             "refusing plain http:// to 10.0.0.1 (--field tokenUrl)"),
             (["set", "with space"], "x\n", 64, "a field name is printable ASCII without spaces"),
         ]
         for (arguments, stdin, status, words) in cases {
