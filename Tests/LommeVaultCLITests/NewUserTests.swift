@@ -1,0 +1,50 @@
+import Foundation
+@testable import LommeCore
+import LommeTestSupport
+@testable import LommeVaultKit
+import Testing
+
+/// Issue 51, the new user's list: each rough edge a first-time user met, through the built
+/// binary.
+@Suite("The new user's list (through the built binary)")
+struct NewUserTests {
+    /// A misspelt option is named as such, with the nearest one, even where the command's
+    /// own rule would fail first (`get` without FIELD: "give one of FIELD, --json or --env").
+    @Test func aMisspeltOptionIsNamedBeforeTheCommandsOwnRules() {
+        let cases: [([String], String)] = [
+            (["get", "--josn"], "lomme-vault: unknown option --josn; did you mean --json? (see `lomme-vault get --help`)\n"),
+            (["import", "--stidn"], "lomme-vault: unknown option --stidn; did you mean --stdin? (see `lomme-vault import --help`)\n"),
+            (["child", "add", "ola", "--acount", "12345678903"], "lomme-vault: unknown option --acount; did you mean --account? (see `lomme-vault child add --help`)\n"),
+            (["get", "-nx", "clientId"], "lomme-vault: unknown option -x; see `lomme-vault get --help`\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = CLI.run(arguments)
+            #expect(result.status == 64 && result.stderr == expected, "\(arguments): \(result.stderr)")
+        }
+        // Values of options are not options; an option's value after = is not a second one.
+        let box = CLI.Sandbox()
+        let fine = CLI.run(["get", "--vault", box.path + "/none/vault", "--newline", "clientId", "--no-prompt"])
+        #expect(fine.status == 6, "\(fine.stderr)")
+    }
+
+    /// ArgumentParser's own messages in the house style: one lower-case line, options as
+    /// typed (no quotes), values in double quotes, what the command takes, and the help to read.
+    @Test func theParsersOwnMessagesAreInTheHouseStyle() {
+        let cases: [([String], String)] = [
+            (["issue", "--level", "X"], "lomme-vault: --level takes L, M, Q or H, not \"X\"; see `lomme-vault issue --help`\n"),
+            (["unlock", "--passphrase-fd", "abc"], "lomme-vault: --passphrase-fd takes N, not \"abc\"; see `lomme-vault unlock --help`\n"),
+            (["enroll", "blah"], "lomme-vault: KIND is one of passphrase, tpm2 or keyfile, not \"blah\"; see `lomme-vault enroll --help`\n"),
+            (["child", "add"], "lomme-vault: child add needs NAME; see `lomme-vault child add --help`\n"),
+            (["child", "add", "ola", "--key", "lvk1x"], "lomme-vault: child add needs --account ACCOUNTNR; see `lomme-vault child add --help`\n"),
+            (["unenroll"], "lomme-vault: unenroll needs SLOT; see `lomme-vault unenroll --help`\n"),
+            (["get", "--vault"], "lomme-vault: --vault needs a value: --vault PATH; see `lomme-vault get --help`\n"),
+            (["get", "--json=x"], "lomme-vault: --json takes no value (\"x\" was given with it); see `lomme-vault get --help`\n"),
+            (["lock", "--all", "x"], "lomme-vault: lock does not take the argument \"x\"; see `lomme-vault lock --help`\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = CLI.run(arguments)
+            #expect(result.status == 64 && result.stderr == expected, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("'") && !result.stderr.contains("Please") && !result.stderr.contains("<"), "\(result.stderr)")
+        }
+    }
+}
