@@ -40,7 +40,7 @@ struct Unlock: ParsableCommand {
             ? try service.unlock(idle: idle, vault.unlockOptions)
             : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, pin: pin.source, noPrompt: vault.noPrompt))
         let now = UInt64(time(nil))
-        let left = DurationText.format(unlocked.deadline > now ? unlocked.deadline - now : 0)
+        let left = DurationText.rough(unlocked.deadline > now ? unlocked.deadline - now : 0)
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase or a TPM PIN, starts a new 12h)" : "in 12h at the latest"
         Terminal.info("Unlocked \(context.store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
         if let warning = unlocked.warning { Terminal.error(warning) }

@@ -47,4 +47,21 @@ struct NewUserTests {
             #expect(!result.stderr.contains("'") && !result.stderr.contains("Please") && !result.stderr.contains("<"), "\(result.stderr)")
         }
     }
+
+    /// `status` says time left in one style (DurationText.rough: two units at most), the
+    /// kernel's idle count and the session's end alike; planted 1 h 30 min 45 s from its end,
+    /// so an exact count would need three units for the next 45 s.
+    @Test func statusSaysTimeLeftInOneStyle() throws {
+        let vault = PromiseVault()
+        defer { _ = vault.run(["lock"]) }
+        let sealed = try VaultFormat.parse(vault.bytes)
+        try Session.store(Keyring(), sealed, master: try vault.master(), idle: 600, deadline: UInt64(time(nil)) + 5445)
+        let status = CLI.run(["status"] + vault.args).out
+        let state = try #require(status.split(separator: "\n").first { $0.hasPrefix("state:") }, "\(status)")
+        let match = try #require(state.firstMatch(of: /unlocked \(locks after 10m without use, (\w+) left now; in (\w+) at the latest\)/), "\(state)")
+        for left in [String(match.1), String(match.2)] {
+            #expect(left.wholeMatch(of: /\d+[dhms](\d+[hms])?/) != nil, "\(left) in \(state)")
+        }
+        #expect(match.2 == "1h30m", "\(state)")
+    }
 }
