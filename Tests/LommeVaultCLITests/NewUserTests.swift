@@ -64,4 +64,33 @@ struct NewUserTests {
         }
         #expect(match.2 == "1h30m", "\(state)")
     }
+
+    /// Every warning on stderr starts `lomme-vault: warning: ` (a weak passphrase, a
+    /// passphrase file others may read, the keyring turned off, the secret's expiry).
+    @Test func everyWarningHasOnePrefix() throws {
+        let box = CLI.Sandbox()
+        let weak = box.write("weak", "password12\n")
+        let open = box.write("open", "a passphrase others may read\n", mode: 0o644)
+        let config = #"{"clientId":"c","clientSecret":"s","userId":"01010112345","accountNr":"12345678903","secretExpires":"2001-01-01"}"#
+        let runs = [
+            CLI.run(["init", "--parent", "--vault", box.path + "/parent/vault", "--passphrase-file", weak]),
+            CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", open], stdin: config),
+            CLI.run(["get", "clientId", "--vault", box.vault, "--passphrase-file", open], environment: ["LOMME_VAULT_KEYRING": "off"]),
+            CLI.run(["unlock", "--vault", box.vault, "--passphrase-file", open]),
+            CLI.run(["status", "--vault", box.vault]),
+        ]
+        defer { _ = CLI.run(["lock", "--vault", box.vault]) }
+        var warnings: [String] = []
+        for result in runs {
+            #expect(result.status == 0, "\(result.stderr)")
+            warnings += result.stderr.split(separator: "\n").map(String.init).filter { $0.lowercased().contains("warning") }
+        }
+        for needle in ["this passphrase is weak", "can be read by other users (mode 644); make it yours alone: chmod 600 \(open)",
+                       "keyring turned off", "the client secret expired"] {
+            #expect(warnings.contains { $0.contains(needle) }, "no warning says \(needle): \(warnings)")
+        }
+        for line in warnings {
+            #expect(line.hasPrefix("lomme-vault: warning: "), "\(line)")
+        }
+    }
 }

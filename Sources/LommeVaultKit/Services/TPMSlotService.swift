@@ -184,7 +184,7 @@ package enum PIN {
             }
         }
         guard source == .terminal else {
-            let pin = try source.readFirstLine(noun: "PIN")
+            let pin = try source.readFirstLine(noun: "PIN", warn: interaction.warning)
             try check(pin)
             return pin
         }
@@ -196,7 +196,7 @@ package enum PIN {
 
     /// The PIN of an existing slot.
     static func existing(_ source: PassphraseSource, noPrompt: Bool, _ context: VaultContext) throws(LommeError) -> SecureBytes {
-        guard source == .terminal else { return try source.readFirstLine(noun: "PIN") }
+        guard source == .terminal else { return try source.readFirstLine(noun: "PIN", warn: context.interaction.warning) }
         guard !noPrompt, context.interaction.canAsk else {
             throw LommeError(.locked, "the TPM slot needs its PIN; run `lomme-vault unlock --with tpm2` in a terminal, or give it with --pin-fd or --pin-file")
         }
