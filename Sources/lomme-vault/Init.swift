@@ -49,7 +49,12 @@ struct Init: ParsableCommand {
             Terminal.info("Import a config with `lomme-vault import PHOTO` or `lomme-vault import --stdin`.")
         } else {
             Terminal.output(receiving.text + "\n")
-            Terminal.info("Issue a code with `lomme-vault issue --to KEY`, KEY from `lomme-vault key` on the child's machine; a child's machine shows its receiving key with `lomme-vault key`.")
+            Terminal.info("""
+                Next, on a parent's machine: store the bank's config with `lomme-vault import --stdin < config.json` (then \
+                delete the file), and add each child with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`, KEY \
+                from `lomme-vault key` on the child's machine; then `lomme-vault issue --to NAME`. `lomme-vault unlock` \
+                first asks the passphrase once for all of them.
+                """)
         }
     }
 

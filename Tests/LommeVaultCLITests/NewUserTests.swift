@@ -93,4 +93,15 @@ struct NewUserTests {
             #expect(line.hasPrefix("lomme-vault: warning: "), "\(line)")
         }
     }
+
+    /// `init --parent` ends with what a parent does next: store the bank's config with
+    /// `import --stdin`, then `child add`.
+    @Test func initParentPointsAtImportAndChildAdd() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "parent passphrase 2026\n")
+        let made = CLI.run(["init", "--parent", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(made.status == 0, "\(made.stderr)")
+        let last = made.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.contains("lomme-vault import --stdin < config.json") && last.contains("lomme-vault child add NAME --key KEY --account ACCOUNTNR"), "\(made.stderr)")
+    }
 }
