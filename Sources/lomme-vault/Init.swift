@@ -45,7 +45,7 @@ struct Init: ParsableCommand {
               issuer         \(made.identity.signing.fingerprint)  a child compares it when importing a code this machine issues (`lomme-vault key --issuer`)
             """)
         if try receivesCodes(context) {
-            try DeviceKeyOutput.show(receiving)
+            try DeviceKeyOutput.show(receiving, instead: "`lomme-vault key --output key.png` (the vault is made already)")
             Terminal.info("Import a config with `lomme-vault import PHOTO` or `lomme-vault import --stdin`.")
         } else {
             Terminal.output(receiving.text + "\n")

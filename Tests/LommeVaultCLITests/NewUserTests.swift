@@ -94,6 +94,30 @@ struct NewUserTests {
         }
     }
 
+    /// A long message on a narrow terminal is wrapped at words, never cut mid-word; a pipe
+    /// gets it as one line.
+    @Test func longMessagesWrapAtWordsOnATerminalAndNotInAPipe() throws {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "wrap passphrase 2026\n")
+        #expect(CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configA).status == 0)
+        let piped = CLI.run(["get", "clientId", "--no-prompt", "--vault", box.vault])
+        #expect(piped.status == 3 && piped.stderr.split(separator: "\n").count == 1 && piped.stderr.count > 100, "\(piped.stderr)")
+        let message = piped.stderr.trimmingASCIIWhitespace()
+        let tty = TmuxSession(box, command: "\"$LV\" get clientId --no-prompt --vault '\(box.vault)'", columns: 40, rows: 20)
+        try #require(tty.wait(for: "EXIT="))
+        // Without -J: the screen's rows as they are; a row the terminal cut would end mid-word.
+        let rows = tty.tmux(["capture-pane", "-p", "-t", "t"]).split(separator: "\n").map(String.init)
+        let start = try #require(rows.firstIndex { $0.hasPrefix("lomme-vault: ") }, "\(rows)")
+        let end = try #require(rows.firstIndex { $0.hasPrefix("EXIT=") })
+        let shown = Array(rows[start..<end])
+        #expect(shown.count > 2 && shown.allSatisfy { $0.count <= 40 }, "\(shown)")
+        #expect(shown.joined(separator: " ") == message, "the rows are not the message's words:\n\(shown.joined(separator: "\n"))")
+        let words = Set(message.split(separator: " ").map(String.init))
+        for row in shown {
+            #expect(row.split(separator: " ").allSatisfy { words.contains(String($0)) }, "a word cut at the edge: \(row)")
+        }
+    }
+
     /// `init --parent` ends with what a parent does next: store the bank's config with
     /// `import --stdin`, then `child add`.
     @Test func initParentPointsAtImportAndChildAdd() {
