@@ -42,8 +42,13 @@ struct Import: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        let sources = (stdin ? 1 : 0) + (photos.isEmpty ? 0 : 1) + (camera.camera ? 1 : 0)
-        if sources != 1 { throw ValidationError("give one or more photos, --stdin or --camera") }
+        let given = (photos.isEmpty ? [] : [photos.count == 1 ? "a photo (\(JSON.printable(photos[0])))" : "photos"])
+            + (stdin ? ["--stdin"] : []) + (camera.camera ? ["--camera"] : [])
+        if given.count > 1 {
+            let both = given.dropLast().joined(separator: ", ") + " and " + given.last!
+            throw ValidationError("\(both) were \(given.count == 2 ? "both" : "all") given; give one of them (photos, --stdin or --camera)")
+        }
+        if given.isEmpty { throw ValidationError("give one or more photos, --stdin or --camera") }
         if let expectIssuer, Fingerprint.normalized(expectIssuer).count != 16 {
             throw ValidationError("--expect-issuer takes a fingerprint such as K7QZ-M2XA-9PWD-RT4B (what the parent's `lomme-vault issue` printed)")
         }
