@@ -64,6 +64,7 @@ struct Import: ParsableCommand {
         request.trustNewIssuer = trustNewIssuer
         request.expectIssuer = expectIssuer
         request.allowPlain = allowPlain
+        request.fromStandardInput = stdin
         request.unlock = vault.unlockOptions
         let path = context.store.path
         switch try ImportService(context, request).run(found.payload) {

@@ -70,4 +70,17 @@ struct ImportSourceTests {
         }
         #expect(!FileManager.default.fileExists(atPath: box.vault))
     }
+
+    /// A plain config on standard input was in no QR code: the summary says where it came
+    /// from, not that anyone who saw the code could read it (a photo's summary does).
+    @Test func standardInputIsNotCalledAQRCode() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "stdin source passphrase\n")
+        let fromStdin = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configA)
+        #expect(fromStdin.status == 0 && fromStdin.stderr.contains("Plain config from standard input."), "\(fromStdin.stderr)")
+        #expect(!fromStdin.stderr.contains("QR code"), "\(fromStdin.stderr)")
+        let photo = CLI.qrImage(Sample.configB, in: box)
+        let fromPhoto = CLI.run(["import", photo, "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(fromPhoto.status == 0 && fromPhoto.stderr.contains("readable by anyone who saw the QR code"), "\(fromPhoto.stderr)")
+    }
 }

@@ -13,6 +13,8 @@ package struct ImportService {
         package var trustNewIssuer = false
         package var expectIssuer: String?
         package var allowPlain = false
+        /// The payload came from standard input (`--stdin`), not a QR code.
+        package var fromStandardInput = false
         package var unlock = UnlockOptions()
         package init() {}
     }
@@ -58,7 +60,7 @@ package struct ImportService {
         }
         let old = opened?.contents.config
         if old == config && !allowPlain { return .alreadyHeld }
-        try confirm(config, replacing: old, notes: ["Plain config: it was readable by anyone who saw the QR code."])
+        try confirm(config, replacing: old, notes: [request.fromStandardInput ? "Plain config from standard input." : "Plain config: it was readable by anyone who saw the QR code."])
         if let opened {
             try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
                 // Checked again under the write lock; --allow-plain drops the pin here.
