@@ -10,12 +10,13 @@ struct Import: ParsableCommand {
         abstract: "Decode a config from QR photos (or --stdin), show it, confirm, and store it in the vault.",
         discussion: """
             Shows what will be stored (secret and personal number hidden) and what it replaces, \
-            then asks on the terminal unless --yes. Creates the vault first when there is none \
+            then asks on the terminal unless --yes or --expect-issuer. Creates the vault first when there is none \
             (asking for a new passphrase twice). The replaced config is kept for one step of rollback.
 
             A sealed code shows its issuer's fingerprint; the first one is pinned after the \
-            question whether it is the one the parent's `issue` printed (none with \
-            --expect-issuer, which refuses any other issuer). Once an issuer is pinned, a plain \
+            question whether it is the one the parent's `issue` printed. --expect-issuer \
+            FINGERPRINT says that it was compared already (for scripts): a code of that issuer is \
+            stored and pinned with no question at all, and any other issuer is refused. Once an issuer is pinned, a plain \
             code is refused unless --allow-plain (--yes alone never overrides it).
 
             With --camera the code is read live from the webcam (/dev/video0, or --device, \
@@ -34,7 +35,7 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("trust-new-issuer"), help: "Accept a sealed code from another issuer than the pinned one, and pin it instead.")
     var trustNewIssuer = false
     @Option(name: .customLong("expect-issuer"), help: ArgumentHelp(
-        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `lomme-vault issue` printed), and pin it without asking.",
+        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `lomme-vault issue` printed), and store and pin it without asking: it says you compared it already (for scripts).",
         valueName: "FINGERPRINT"))
     var expectIssuer: String?
     @Flag(name: .customLong("allow-plain"), help: "Store a plain code although sealed codes of a pinned issuer provided the config; drops the pin (asked again on a terminal).")
