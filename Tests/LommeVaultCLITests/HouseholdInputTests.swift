@@ -71,6 +71,18 @@ struct HouseholdInputTests {
         #expect(noVault.status == 6 && noVault.stderr.contains("init --parent"), "\(noVault.stderr)")
     }
 
+    /// `child add --help` (and so the man page) names every field --field may not set:
+    /// Child.reservedFields, accountNr among them.
+    @Test func theHelpNamesEveryFieldTheChildMayNotSet() {
+        let help = TmuxSession.flowing(CLI.run(["child", "add", "--help"]).out)
+        let banned = help.firstMatch(of: /it may not set (.*?), which are the household's/).map { String($0.1) } ?? ""
+        for field in Child.reservedFields {
+            #expect(banned.contains(field), "\(field) is not in the help's list: \(banned)")
+        }
+        let page = TmuxSession.flowing(String(decoding: readFile(packageRoot + "/man/lomme-vault.1"), as: UTF8.self))
+        #expect(page.contains("accountNr (or cardAccountNr: that is \\-\\-account)"), "the man page lacks accountNr")
+    }
+
     @Test func childAddAsksToCompareTheFingerprintOnATerminal() throws {
         let box = CLI.Sandbox()
         let (options, _, _) = Self.parent(box)
