@@ -78,6 +78,7 @@ struct NewUserTests {
             CLI.run(["get", "clientId", "--vault", box.vault, "--passphrase-file", open], environment: ["LOMME_VAULT_KEYRING": "off"]),
             CLI.run(["unlock", "--vault", box.vault, "--passphrase-file", open]),
             CLI.run(["status", "--vault", box.vault]),
+            CLI.run(["issue", "--from", box.write("config.json", PlainPayload.encode(sampleConfig())), "--output", box.path + "/plain.png"]),
         ]
         defer { _ = CLI.run(["lock", "--vault", box.vault]) }
         var warnings: [String] = []
@@ -86,7 +87,7 @@ struct NewUserTests {
             warnings += result.stderr.split(separator: "\n").map(String.init).filter { $0.lowercased().contains("warning") }
         }
         for needle in ["this passphrase is weak", "can be read by other users (mode 644); make it yours alone: chmod 600 \(open)",
-                       "keyring turned off", "the client secret expired"] {
+                       "keyring turned off", "the client secret expired", "this code holds the client secret"] {
             #expect(warnings.contains { $0.contains(needle) }, "no warning says \(needle): \(warnings)")
         }
         for line in warnings {

@@ -48,7 +48,7 @@ struct TerminalSizeTests {
         #expect(done.contains("EXIT=0"), "\(done)")
         // The summary before the code, a recap of its kind under it, and the whole code
         // still on the screen: the window was made to fit all three.
-        let summary = try #require(done.range(of: "Warning: this code holds")), code = try #require(done.firstIndex(of: "▀"))
+        let summary = try #require(done.range(of: "lomme-vault: warning: this code holds")), code = try #require(done.firstIndex(of: "▀"))
         let recap = try #require(done.range(of: "Above: a plain code: it holds the client secret in clear."))
         #expect(summary.lowerBound < code && code < recap.lowerBound, "\(done)")
         for theme in QRVerify.Theme.allCases {

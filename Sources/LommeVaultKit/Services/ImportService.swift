@@ -110,7 +110,7 @@ package struct ImportService {
         }
         if check.issuer == .firstUse && (request.yes || request.unlock.noPrompt || !context.interaction.canAsk) {
             // Pinned without a question: said in one line, with what to compare it with.
-            context.interaction.notice("lomme-vault: pinned the issuer \(check.content.issuerFingerprint) without asking (--yes): compare it with `lomme-vault key --issuer` on the parent's machine")
+            context.interaction.warning("pinned the issuer \(check.content.issuerFingerprint) without asking (--yes): compare it with `lomme-vault key --issuer` on the parent's machine")
         }
         return .stored
     }
