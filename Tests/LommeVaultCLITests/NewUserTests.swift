@@ -119,6 +119,23 @@ struct NewUserTests {
         }
     }
 
+    /// A long question is wrapped at words too, and still ends "[y/N] " where the answer goes.
+    @Test func aLongQuestionWrapsAtWords() throws {
+        let box = CLI.Sandbox()
+        let (options, _, _) = HouseholdInputTests.parent(box)
+        let key = ReceivingKeyPair.generate().publicKey
+        let tty = TmuxSession(box, command: "\"$LV\" child add ola --key \(key.text) --account 97104133219 --vault '\(box.vault)' \(options.joined(separator: " "))",
+                              columns: 50, rows: 30)
+        try #require(tty.wait(for: "Add ola? [y/N]"))
+        let rows = tty.tmux(["capture-pane", "-p", "-t", "t"]).split(separator: "\n").map(String.init)
+        let first = try #require(rows.firstIndex { $0.hasPrefix("Is \(key.fingerprint)") }, "\(rows)")
+        let last = try #require(rows.lastIndex { $0.hasSuffix("[y/N]") })
+        let question = "Is \(key.fingerprint) the fingerprint ola's device shows (`lomme-vault key`)? Add ola? [y/N]"
+        #expect(last > first && rows[first...last].joined(separator: " ") == question, "\(rows[first...last])")
+        tty.type("n")
+        tty.wait(for: "EXIT=")
+    }
+
     /// `init --parent` ends with what a parent does next: store the bank's config with
     /// `import --stdin`, then `child add`.
     @Test func initParentPointsAtImportAndChildAdd() {
