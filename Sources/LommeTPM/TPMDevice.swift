@@ -48,11 +48,12 @@ package struct TPMDevice: Sendable {
 
     /// Whether the TPM's lockout hierarchy has an authorization value (TPMA_PERMANENT's
     /// lockoutAuthSet). Without one, any local user can reset the dictionary-attack counter
-    /// (`tpm2_dictionarylockout -c`) and so guess a PIN without limit. Nil when it cannot be
-    /// read.
-    package func lockoutAuthorizationIsSet() -> Bool? {
-        try? TPMConnection.with(tcti: tcti) { connection throws(LommeError) in
-            try TPMLockoutState.lockoutAuthorizationIsSet(connection)
+    /// (`tpm2_dictionarylockout -c`) and so guess a PIN without limit. Throws when no TPM
+    /// answers; nil when the TPM answers but its answer to this question cannot be read
+    /// (which a caller must take as "not known to be set").
+    package func lockoutAuthorization() throws(LommeError) -> Bool? {
+        try TPMConnection.with(tcti: tcti) { connection throws(LommeError) in
+            try? TPMLockoutState.lockoutAuthorizationIsSet(connection)
         }
     }
 }

@@ -47,12 +47,12 @@ struct ChildCommand: ParsableCommand {
                 is shown: compare it with what `lomme-vault key` shows on the child's device; a \
                 terminal is asked to confirm (--yes skips). --account is checked by the mod-11 \
                 rule (--no-check for test numbers). --field KEY=VALUE adds a field to the child's \
-                codes (as name=Anna); it may not set clientId, clientSecret, secret, userId, \
-                accountNr, cardAccountNr or secretExpires (the account is --account, the rest are \
-                the household's), nor a field whose name says secret, password, token or key \
-                (the command line is no place for a secret), and tokenUrl obeys its rule. Exit 1: the name or key is taken, or \
+                codes (as name=Anna); it may not set clientId, clientSecret (or secret), userId, \
+                accountNr (or cardAccountNr: that is --account) or secretExpires, which are the \
+                household's, nor a field whose name says secret, password, token or key (the \
+                command line is no place for a secret); a tokenUrl obeys the rule of `set tokenUrl`. Exit 1: the name or key is taken, or \
                 not confirmed; exit 2 or 7: a --key-image photo holding no receiving key; exit 7: \
-                an --account failing its rule; exit 64: a bad name, key or field.
+                an --account or a --field tokenUrl failing its rule; exit 64: a bad name, key or field.
                 """
         )
 

@@ -8,7 +8,9 @@ import LommeVaultKit
 enum DeviceKeyOutput {
     /// `advice`: the paragraph on stderr saying what the key is for (`key` gives it only on
     /// a terminal: pipes get data, terminals get words).
-    static func show(_ key: ReceivingKey, output: String? = nil, textOnly: Bool = false, advice: Bool = true) throws {
+    /// `instead`: what to run when the window is too small for the code (`key`'s own options).
+    static func show(_ key: ReceivingKey, output: String? = nil, textOnly: Bool = false, advice: Bool = true,
+                     instead: String = "`lomme-vault key --output key.png` (or `lomme-vault key --text`)") throws {
         if textOnly {
             Terminal.output(key.text + "\n")
             return
@@ -24,7 +26,7 @@ enum DeviceKeyOutput {
             Terminal.info("Wrote the receiving key's QR code to \(output).")
         } else {
             // The key's text and the hint go under the code: the window must hold all three.
-            try TerminalCode.show(code, printedAfter: [key.text, hint])
+            try TerminalCode.show(code, printedAfter: [key.text, hint], instead: instead)
         }
         Terminal.output(key.text + "\n")
         if advice { Terminal.info(hint) }

@@ -55,7 +55,7 @@ struct Enroll: ParsableCommand {
         discussion: "The vault key is proven first (an unlocked session, or the passphrase). "
             + SlotKinds.all.filter { $0.enrollable }.map { $0.enrollHelp }.joined(separator: " ")
             + " The passphrase slot stays: the way in when every other is gone."
-            + " Exit 1: the TPM's lockout authorization is empty (--pin without --force), a PIN shorter than 6 characters (on a terminal it is asked again), no TPM, the key file exists already; 3: no terminal and no passphrase given; 4: wrong passphrase; 64: a bad argument."
+            + " Exit 1: the TPM's lockout authorization is empty or not known (--pin without --force), a PIN shorter than 6 characters (on a terminal it is asked again), no TPM, the key file exists already; 3: no terminal and no passphrase given; 4: wrong passphrase; 64: a bad argument."
     )
 
     @Argument(help: ArgumentHelp("The kind of slot: \(SlotKinds.list(SlotKinds.enrollableNames)).", valueName: "kind")) var kind: SlotKindName

@@ -10,12 +10,13 @@ struct Import: ParsableCommand {
         abstract: "Decode a config from QR photos (or --stdin), show it, confirm, and store it in the vault.",
         discussion: """
             Shows what will be stored (secret and personal number hidden) and what it replaces, \
-            then asks on the terminal unless --yes. Creates the vault first when there is none \
+            then asks on the terminal unless --yes or --expect-issuer. Creates the vault first when there is none \
             (asking for a new passphrase twice). The replaced config is kept for one step of rollback.
 
             A sealed code shows its issuer's fingerprint; the first one is pinned after the \
-            question whether it is the one the parent's `issue` printed (none with \
-            --expect-issuer, which refuses any other issuer). Once an issuer is pinned, a plain \
+            question whether it is the one the parent's `issue` printed. --expect-issuer \
+            FINGERPRINT says that it was compared already (for scripts): a code of that issuer is \
+            stored and pinned with no question at all, and any other issuer is refused. Once an issuer is pinned, a plain \
             code is refused unless --allow-plain (--yes alone never overrides it).
 
             With --camera the code is read live from the webcam (/dev/video0, or --device, \
@@ -34,7 +35,7 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("trust-new-issuer"), help: "Accept a sealed code from another issuer than the pinned one, and pin it instead.")
     var trustNewIssuer = false
     @Option(name: .customLong("expect-issuer"), help: ArgumentHelp(
-        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `lomme-vault issue` printed), and pin it without asking.",
+        "Accept a sealed code only from the issuer with this fingerprint (what the parent's `lomme-vault issue` printed), and store and pin it without asking: it says you compared it already (for scripts).",
         valueName: "FINGERPRINT"))
     var expectIssuer: String?
     @Flag(name: .customLong("allow-plain"), help: "Store a plain code although sealed codes of a pinned issuer provided the config; drops the pin (asked again on a terminal).")
@@ -42,8 +43,13 @@ struct Import: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        let sources = (stdin ? 1 : 0) + (photos.isEmpty ? 0 : 1) + (camera.camera ? 1 : 0)
-        if sources != 1 { throw ValidationError("give one or more photos, --stdin or --camera") }
+        let given = (photos.isEmpty ? [] : [photos.count == 1 ? "a photo (\(JSON.printable(photos[0])))" : "photos"])
+            + (stdin ? ["--stdin"] : []) + (camera.camera ? ["--camera"] : [])
+        if given.count > 1 {
+            let both = given.dropLast().joined(separator: ", ") + " and " + given.last!
+            throw ValidationError("\(both) were \(given.count == 2 ? "both" : "all") given; give one of them (photos, --stdin or --camera)")
+        }
+        if given.isEmpty { throw ValidationError("give one or more photos, --stdin or --camera") }
         if let expectIssuer, Fingerprint.normalized(expectIssuer).count != 16 {
             throw ValidationError("--expect-issuer takes a fingerprint such as K7QZ-M2XA-9PWD-RT4B (what the parent's `lomme-vault issue` printed)")
         }
@@ -59,6 +65,7 @@ struct Import: ParsableCommand {
         request.trustNewIssuer = trustNewIssuer
         request.expectIssuer = expectIssuer
         request.allowPlain = allowPlain
+        request.fromStandardInput = stdin
         request.unlock = vault.unlockOptions
         let path = context.store.path
         switch try ImportService(context, request).run(found.payload) {

@@ -45,11 +45,16 @@ struct Init: ParsableCommand {
               issuer         \(made.identity.signing.fingerprint)  a child compares it when importing a code this machine issues (`lomme-vault key --issuer`)
             """)
         if try receivesCodes(context) {
-            try DeviceKeyOutput.show(receiving)
+            try DeviceKeyOutput.show(receiving, instead: "`lomme-vault key --output key.png` (the vault is made already)")
             Terminal.info("Import a config with `lomme-vault import PHOTO` or `lomme-vault import --stdin`.")
         } else {
             Terminal.output(receiving.text + "\n")
-            Terminal.info("Issue a code with `lomme-vault issue --to KEY`, KEY from `lomme-vault key` on the child's machine; a child's machine shows its receiving key with `lomme-vault key`.")
+            Terminal.info("""
+                Next, on a parent's machine: store the bank's config with `lomme-vault import --stdin < config.json` (then \
+                delete the file), and add each child with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`, KEY \
+                from `lomme-vault key` on the child's machine; then `lomme-vault issue --to NAME`. `lomme-vault unlock` \
+                first asks the passphrase once for all of them.
+                """)
         }
     }
 

@@ -152,7 +152,7 @@ struct Issue: ParsableCommand {
             lines.append("Plain config (\(shape)):")
             lines += issued.config.summaryLines
             lines.append("")
-            lines.append("Warning: this code holds the client secret and national id in clear. Anyone who sees or photographs it can use them; show it only to the child's device, or seal it with --to.")
+            lines.append("lomme-vault: warning: this code holds the client secret and national id in clear. Anyone who sees or photographs it can use them; show it only to the child's device, or seal it with --to.")
         }
         return lines
     }

@@ -32,8 +32,11 @@ enum Prompt {
             tcsetattr(descriptor, TCSAFLUSH, &quiet)
         }
         // The question only once echo is off: an answer typed (or pasted) the moment it
-        // appears is neither shown nor flushed.
-        Terminal.write(question, to: descriptor)
+        // appears is neither shown nor flushed. Wrapped at words to the terminal's width as
+        // messages are; the space after it stays.
+        let body = String(question.reversed().drop(while: { $0 == " " }).reversed())
+        let shown = Terminal.columns(descriptor).map { Terminal.wrapped(body, columns: $0) } ?? body
+        Terminal.write(shown + question.dropFirst(body.count), to: descriptor)
         defer {
             if canHideEcho {
                 tcsetattr(descriptor, TCSAFLUSH, &saved)

@@ -8,14 +8,58 @@ import LommeVaultKit
 /// Whatever reaches a person passes through `TerminalText` (control characters escaped),
 /// so text from a QR code or a server quoted in a message cannot drive the terminal.
 enum Terminal {
-    /// One line on stderr: every control character in it escaped, a line break too.
+    /// One line on stderr: every control character in it escaped, a line break too. On a
+    /// terminal it is wrapped at words to the window's width (`wrappedForStderr`).
     static func error(_ message: String) {
-        write("lomme-vault: \(TerminalText.line(message))\n", to: STDERR_FILENO)
+        write(wrappedForStderr("lomme-vault: \(TerminalText.line(message))") + "\n", to: STDERR_FILENO)
     }
 
-    /// A message on stderr: line breaks kept, every other control character escaped.
+    /// A message on stderr: line breaks kept, every other control character escaped; on a
+    /// terminal each line wrapped at words to the window's width.
     static func info(_ message: String) {
-        write(TerminalText.lines(message) + "\n", to: STDERR_FILENO)
+        write(wrappedForStderr(TerminalText.lines(message)) + "\n", to: STDERR_FILENO)
+    }
+
+    /// `text` wrapped at words to the width of the terminal stderr is (a long line would
+    /// otherwise be cut mid-word by the terminal); unchanged when stderr is a pipe or a
+    /// file, which gets each message as one line.
+    static func wrappedForStderr(_ text: String) -> String {
+        guard let columns = columns(STDERR_FILENO) else { return text }
+        return wrapped(text, columns: columns)
+    }
+
+    /// The width of the terminal `descriptor` is, nil when it is none.
+    static func columns(_ descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard isTerminal(descriptor), ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Each line of `text` broken at spaces into lines of at most `columns` characters
+    /// (a character a column: the tool's own text is no wider). A word longer than a whole
+    /// line stays whole on a line of its own (the terminal cuts it; nothing else can).
+    /// The spaces where a line is broken are dropped; other runs of spaces are kept.
+    static func wrapped(_ text: String, columns: Int) -> String {
+        guard columns > 1 else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.count > columns else { return String(line) }
+            var lines: [String] = []
+            var current = ""
+            for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+                if current.isEmpty && lines.isEmpty {
+                    current = String(word)  // the first word, or the line's leading spaces
+                } else if current.count + 1 + word.count <= columns {
+                    current += " " + word
+                } else if word.isEmpty {
+                    continue  // a space at the break: dropped
+                } else {
+                    if !current.isEmpty { lines.append(current) }
+                    current = String(word)
+                }
+            }
+            lines.append(current)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// Text for a person on stdout (`scan`, `status`): line breaks kept, every other

@@ -20,7 +20,10 @@ enum TerminalCode {
     /// shows what is coming (and, while it waits, the size it needs). `note`: the text shown
     /// under the code (on stderr). `printedAfter`: what the caller prints itself right after
     /// the code (on stdout or stderr); its rows count like the note's.
-    static func show(_ code: IssuedCode, before: String? = nil, note: String? = nil, printedAfter: [String] = []) throws {
+    /// `instead`: what to run instead when the window is too small (how this command writes
+    /// the code to a file), said while it waits; nil: `issue`'s (a lower --level, --output).
+    static func show(_ code: IssuedCode, before: String? = nil, note: String? = nil, printedAfter: [String] = [],
+                     instead: String? = nil) throws {
         let style = QRRender.TerminalStyle.forTerminal(getenv("TERM").map { String(cString: $0) })
         guard Terminal.isTerminal(STDOUT_FILENO) else {
             if let before { Terminal.info(before) }
@@ -35,14 +38,16 @@ enum TerminalCode {
         let around = (before.map { [$0] } ?? []) + (note.map { [$0] } ?? []) + printedAfter
         let rows = text.split(separator: "\n").count + around.reduce(0) { $0 + wrappedRows($1, columns: columns) } + 1
         if let before { Terminal.info(before) }
-        waitUntilFits((columns, rows), level: code.matrix.level)
+        let lower = code.matrix.level == .L ? "" : "a lower --level than \(code.matrix.level.rawValue) or "
+        waitUntilFits((columns, rows), instead: instead ?? "\(lower)--output code.png")
         Terminal.output(text)
         if let note { Terminal.info(note) }
     }
 
-    /// How many rows `text` takes in a window `columns` wide.
+    /// How many rows `text` takes in a window `columns` wide: wrapped at words as
+    /// `Terminal.info` wraps it, and a word longer than a line cut by the terminal.
     static func wrappedRows(_ text: String, columns: Int) -> Int {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
+        Terminal.wrapped(text, columns: columns).split(separator: "\n", omittingEmptySubsequences: false)
             .reduce(0) { $0 + max(1, ($1.count + columns - 1) / columns) }
     }
 
@@ -53,18 +58,17 @@ enum TerminalCode {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
-    static func waitUntilFits(_ needed: (columns: Int, rows: Int), level: QRMatrix.ErrorCorrection) {
+    static func waitUntilFits(_ needed: (columns: Int, rows: Int), instead: String) {
         guard let size = windowSize(), size.columns < needed.columns || size.rows < needed.rows else { return }
         // SIGWINCH is ignored by default; a handler makes it cut the sleep below short.
         signal(SIGWINCH) { _ in }
         defer { signal(SIGWINCH, SIG_DFL) }
         // Ctrl-C ends the wait even when whoever started us left SIGINT ignored.
         signal(SIGINT, SIG_DFL)
-        let lower = level == .L ? "" : "a lower --level than \(level.rawValue) or "
         Terminal.info("""
             lomme-vault: the QR code needs a terminal of at least \(needed.columns) columns × \(needed.rows) rows, \
             and this one is \(size.columns) × \(size.rows): enlarge the window or zoom out (Ctrl and -), \
-            or stop (Ctrl-C) and use \(lower)--output code.png. The code is drawn when the window is large enough.
+            or stop (Ctrl-C) and use \(instead). The code is drawn when the window is large enough.
             """)
         while let now = windowSize(), now.columns < needed.columns || now.rows < needed.rows {
             usleep(250_000)

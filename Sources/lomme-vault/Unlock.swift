@@ -9,7 +9,8 @@ struct Unlock: ParsableCommand {
         abstract: "Unlock the vault for this user's login: the derived key (never the passphrase) is kept in the kernel keyring.",
         discussion: """
             Every use restarts the --timeout (idle expiry); after 12 hours the vault locks whatever \
-            the use. Every process of the same user can then `get` without a prompt. `lock` ends it at once. \
+            the use. Only a passphrase or a TPM PIN typed now starts a new 12 hours: a key file, or a TPM \
+            slot without PIN, keeps a live session's end (and starts a session only when none is live). Every process of the same user can then `get` without a prompt. `lock` ends it at once. \
             Where the kernel refuses the keyring (some containers), or with LOMME_VAULT_KEYRING=off, \
             unlock fails (exit 1) and every command asks for the passphrase instead.
             """ + " " + SlotKinds.all.map { $0.unlockHelp }.joined(separator: " ")
@@ -39,8 +40,8 @@ struct Unlock: ParsableCommand {
             ? try service.unlock(idle: idle, vault.unlockOptions)
             : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, pin: pin.source, noPrompt: vault.noPrompt))
         let now = UInt64(time(nil))
-        let left = DurationText.format(unlocked.deadline > now ? unlocked.deadline - now : 0)
-        let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase, starts a new 12h)" : "in 12h at the latest"
+        let left = DurationText.rough(unlocked.deadline > now ? unlocked.deadline - now : 0)
+        let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase or a TPM PIN, starts a new 12h)" : "in 12h at the latest"
         Terminal.info("Unlocked \(context.store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
         if let warning = unlocked.warning { Terminal.error(warning) }
     }

@@ -13,6 +13,19 @@ struct HouseholdTests {
         Child(name: name, receivingKey: key, accountNr: "97104133219", fields: [JSON.Member("name", .string("Anna"))], added: "2026-11-25T10:00:00Z")
     }
 
+    /// A child's key stored before non-canonical keys were refused (bit 255 set) is read in
+    /// its canonical form: the vault still opens, and the child is the device's own key.
+    @Test func aStoredNonCanonicalKeyIsReadCanonically() throws {
+        var household = Household()
+        household.children = [Self.child()]
+        var high = Self.key.bytes
+        high[31] |= 0x80
+        let stored = household.json.text.replacing(Self.key.text, with: Bech32.encode(prefix: "lvk", data: high))
+        #expect(stored != household.json.text)
+        let json = try JSON.parse(Array(stored.utf8))
+        #expect(try Household(json: json).children.first?.receivingKey == Self.key)
+    }
+
     @Test func childNames() {
         for good in ["anna", "Ola", "Åse", "bjørn-2", "x_y", "9", String(repeating: "a", count: 32)] {
             #expect(Child.isValidName(good), "\(good)")

@@ -103,6 +103,29 @@ struct SealedTests {
         #expect(PublicKeyCrypto.seal([1, 2, 3], to: [UInt8](repeating: 0, count: 32)) == nil, "crypto_box_seal's refusal is seen")
     }
 
+    /// A key is read as X25519 reads it: bit 255 set, or a value of 2^255 − 19 or more, is
+    /// the same point as a canonical key, so its text is refused (exit 64); a key a vault
+    /// stored before that rule is read in its canonical form, so the vault still opens.
+    @Test func nonCanonicalDeviceKeysAreRefusedAndStoredOnesAreReadCanonically() throws {
+        let key = ReceivingKeyPair.generate().publicKey
+        #expect(ReceivingKey.isCanonical(key.bytes))
+        var high = key.bytes
+        high[31] |= 0x80
+        let text = Bech32.encode(prefix: "lvk", data: high)
+        #expect(throws: LommeError.usage(ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: text) }
+        #expect(throws: LommeError.usage(ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: text.uppercased()) }
+        #expect(ReceivingKey(stored: text) == key)
+        #expect(ReceivingKey(stored: key.text) == key)
+        // 2^255 − 19 + 9 is 9, the base point: canonical only as 9.
+        let nine = [UInt8](repeating: 0, count: 32).enumerated().map { $0.offset == 0 ? UInt8(9) : 0 }
+        let aboveP = [UInt8(0xED + 9)] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
+        #expect(ReceivingKey.isCanonical(nine) && !ReceivingKey.isCanonical(aboveP))
+        #expect(throws: LommeError.usage(ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: Bech32.encode(prefix: "lvk", data: aboveP)) }
+        #expect(ReceivingKey(stored: Bech32.encode(prefix: "lvk", data: aboveP))?.bytes == nine)
+        let justBelow = [UInt8(0xEC)] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
+        #expect(ReceivingKey.isCanonical(justBelow))
+    }
+
     @Test func deviceSecretKeysLiveInSecureBytesAndRoundTripThroughTheVaultsHex() throws {
         let identity = DeviceIdentity.generate()
         let boxSecret: SecureBytes = identity.receiving.secretKey  // sodium_malloc'ed, not an array

@@ -55,12 +55,13 @@ struct LockoutAuthorizationTests {
     @Test func aFreshTPMHasNoLockoutAuthorizationUntilTheOwnerSetsOne() throws {
         let tpm = try SoftwareTPM(lockoutAuthorization: nil)
         let device = TPMDevice(tcti: tpm.tcti)
-        #expect(device.lockoutAuthorizationIsSet() == false)
+        #expect(try device.lockoutAuthorization() == false)
         try tpm.tools(["tpm2_changeauth", "-c", "lockout", "lockout-secret-for-tests"])
-        #expect(device.lockoutAuthorizationIsSet() == true)
+        #expect(try device.lockoutAuthorization() == true)
     }
 
-    @Test func anUnreachableTPMSaysNothing() {
-        #expect(TPMDevice(tcti: "swtpm:host=127.0.0.1,port=1").lockoutAuthorizationIsSet() == nil)
+    /// No TPM is an error (the caller says so), never an answer either way.
+    @Test func anUnreachableTPMIsAnError() {
+        #expect(throws: LommeError.self) { try TPMDevice(tcti: "swtpm:host=127.0.0.1,port=1").lockoutAuthorization() }
     }
 }

@@ -48,6 +48,8 @@ struct HouseholdInputTests {
             (["set", "userId"], "01010112346\n", 7, "userId fails the national id check digits"),
             (["set", "secretExpires"], "2027-02-30\n", 7, "secretExpires must be a date written YYYY-MM-DD"),
             (["set", "tokenUrl"], "http://bank.example/token\n", 7, "tokenUrl"),
+            (["child", "add", "ola", "--key", otherKey, "--account", "97104133219", "--field", "tokenUrl=http://10.0.0.1/token", "--yes"], nil, 7,
+             "refusing plain http:// to 10.0.0.1 (--field tokenUrl)"),
             (["set", "with space"], "x\n", 64, "a field name is printable ASCII without spaces"),
         ]
         for (arguments, stdin, status, words) in cases {
@@ -67,6 +69,18 @@ struct HouseholdInputTests {
         #expect(noConfig.status == 6 && noConfig.stderr.contains("import --stdin < config.json"), "\(noConfig.stderr)")
         let noVault = CLI.run(["child", "list", "--passphrase-file", pw], environment: ["LOMME_VAULT": empty.path + "/none/vault"])
         #expect(noVault.status == 6 && noVault.stderr.contains("init --parent"), "\(noVault.stderr)")
+    }
+
+    /// `child add --help` (and so the man page) names every field --field may not set:
+    /// Child.reservedFields, accountNr among them.
+    @Test func theHelpNamesEveryFieldTheChildMayNotSet() {
+        let help = TmuxSession.flowing(CLI.run(["child", "add", "--help"]).out)
+        let banned = help.firstMatch(of: /it may not set (.*?), which are the household's/).map { String($0.1) } ?? ""
+        for field in Child.reservedFields {
+            #expect(banned.contains(field), "\(field) is not in the help's list: \(banned)")
+        }
+        let page = TmuxSession.flowing(String(decoding: readFile(packageRoot + "/man/lomme-vault.1"), as: UTF8.self))
+        #expect(page.contains("accountNr (or cardAccountNr: that is \\-\\-account)"), "the man page lacks accountNr")
     }
 
     @Test func childAddAsksToCompareTheFingerprintOnATerminal() throws {

@@ -52,3 +52,35 @@ struct ImportInputTests {
         #expect(!FileManager.default.fileExists(atPath: box.vault))
     }
 }
+
+/// Issue 51: what `import` says of where its payload came from.
+@Suite("Import: where the payload came from")
+struct ImportSourceTests {
+    /// Two sources at once are named, both, and refused (exit 64); none is asked for.
+    @Test func twoSourcesAreNamedAndRefused() {
+        let box = CLI.Sandbox()
+        let cases: [([String], String)] = [
+            (["import", "--stdin", "photo.jpg"], "lomme-vault: a photo (photo.jpg) and --stdin were both given; give one of them (photos, --stdin or --camera); see `lomme-vault import --help`\n"),
+            (["import", "a.jpg", "b.jpg", "--stdin", "--camera"], "lomme-vault: photos, --stdin and --camera were all given; give one of them (photos, --stdin or --camera); see `lomme-vault import --help`\n"),
+            (["import"], "lomme-vault: give one or more photos, --stdin or --camera; see `lomme-vault import --help`\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = CLI.run(arguments + ["--vault", box.vault])
+            #expect(result.status == 64 && result.stderr == expected, "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: box.vault))
+    }
+
+    /// A plain config on standard input was in no QR code: the summary says where it came
+    /// from, not that anyone who saw the code could read it (a photo's summary does).
+    @Test func standardInputIsNotCalledAQRCode() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "stdin source passphrase\n")
+        let fromStdin = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configA)
+        #expect(fromStdin.status == 0 && fromStdin.stderr.contains("Plain config from standard input."), "\(fromStdin.stderr)")
+        #expect(!fromStdin.stderr.contains("QR code"), "\(fromStdin.stderr)")
+        let photo = CLI.qrImage(Sample.configB, in: box)
+        let fromPhoto = CLI.run(["import", photo, "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
+        #expect(fromPhoto.status == 0 && fromPhoto.stderr.contains("readable by anyone who saw the QR code"), "\(fromPhoto.stderr)")
+    }
+}

@@ -31,4 +31,24 @@ struct PlainKeepsReplayTests {
         let unchanged = readFile(box.path + "/child/vault") == before
         #expect(unchanged, "a refused import wrote the vault")
     }
+
+    /// The last sealed code again, after a plain code replaced its config: not "unchanged"
+    /// (exit 0 while the vault holds the plain config) but refused (exit 7), saying what is
+    /// stored, and nothing written. Before the plain code it is "unchanged" (the control).
+    @Test func theLastSealedCodeAgainAfterAPlainImportIsRefused() throws {
+        let box = CLI.Sandbox()
+        let child = try Device("child", in: box)
+        let code = try Envelope.seal(SealedFlowTests.config, to: child.key, issuer: SigningKeyPair.generate(), now: Int64(time(nil)) - 60, lifetime: 3600)
+        #expect(child.run(["import", "--stdin", "--yes"], stdin: code).status == 0)
+        let again = child.run(["import", "--stdin", "--yes"], stdin: code)
+        #expect(again.status == 0 && again.stderr.contains("Unchanged"), "\(again.stderr)")
+        #expect(child.run(["import", "--stdin", "--yes", "--no-check", "--allow-plain"], stdin: Sample.configB).status == 0)
+        let before = readFile(box.path + "/child/vault")
+        let replay = child.run(["import", "--stdin", "--yes"], stdin: code)
+        expectRefusal(replay, 7, "this sealed code was imported already, and the vault now holds a plain code's config")
+        #expect(!replay.stderr.contains("Unchanged"), "\(replay.stderr)")
+        let unchanged = readFile(box.path + "/child/vault") == before
+        #expect(unchanged, "a refused import wrote the vault")
+        #expect(child.run(["get", "clientId"]).out == "client-B")
+    }
 }

@@ -82,8 +82,8 @@ struct RoughEdgesTests {
         let code = CLI.qrImage(try Envelope.seal(sampleConfig(), to: key, issuer: issuer, now: Int64(time(nil)), lifetime: 3600), in: box)
         let imported = CLI.run(["import", code, "--yes", "--passphrase-file", pw], environment: env)
         #expect(imported.status == 0, "\(imported.stderr)")
-        let lines = imported.stderr.split(separator: "\n").filter { $0.hasPrefix("lomme-vault: pinned the issuer") }
-        #expect(lines == ["lomme-vault: pinned the issuer \(issuer.fingerprint) without asking (--yes): compare it with `lomme-vault key --issuer` on the parent's machine"], "\(imported.stderr)")
+        let lines = imported.stderr.split(separator: "\n").filter { $0.hasPrefix("lomme-vault: warning: pinned the issuer") }
+        #expect(lines == ["lomme-vault: warning: pinned the issuer \(issuer.fingerprint) without asking (--yes): compare it with `lomme-vault key --issuer` on the parent's machine"], "\(imported.stderr)")
         // Once pinned, the next code of that issuer says nothing of the kind.
         let next = CLI.qrImage(try Envelope.seal(sampleConfig(secret: "next"), to: key, issuer: issuer, now: Int64(time(nil)) + 1, lifetime: 3600), in: box, name: "next")
         let again = CLI.run(["import", next, "--yes", "--passphrase-file", pw], environment: env)

@@ -36,4 +36,21 @@ struct SealedTerminalTests {
         #expect(again.screen.contains("EXIT=1") && again.screen.contains("the pin is kept"), "\(again.screen)")
         #expect(readFile(box.path + "/child/vault") == before, "answering no changed the vault")
     }
+
+    /// `--expect-issuer` means "compared already" (for scripts): on a terminal too, a code
+    /// of that issuer is stored and pinned with no question, as `import --help` says.
+    @Test func expectIssuerAsksNothingOnATerminal() throws {
+        let box = CLI.Sandbox()
+        let child = try Device("child", in: box)
+        let parent = try Device("parent", in: box)
+        let parentPrint = try SealedAttackTests.signingPrint(parent)
+        let code = box.write("code.txt", try SealedAttackTests.issue(from: parent, to: child, in: box, name: "real"))
+        let options = child.options.map { "'\($0)'" }.joined(separator: " ")
+        let tty = TmuxSession(box, command: "\"$LV\" import --stdin --expect-issuer \(parentPrint) \(options) < '\(code)'")
+        tty.wait(for: "EXIT=")
+        #expect(tty.screen.contains("EXIT=0") && !tty.screen.contains("[y/N]"), "\(tty.screen)")
+        #expect(SealedAttackTests.status(child).contains("pinned issuer: \(parentPrint)"))
+        let help = TmuxSession.flowing(CLI.run(["import", "--help"]).out)
+        #expect(help.contains("asks on the terminal unless --yes or --expect-issuer") && help.contains("store and pin it without asking"), "\(help)")
+    }
 }

@@ -35,7 +35,8 @@ struct TerminalSizeTests {
         // The code's rows, the summary under it and a line for the cursor.
         let needed = try #require(waiting.firstMatch(of: /at least (\d+) columns × (\d+) rows/))
         #expect(Int(needed.1) == side && Int(needed.2)! > (side + 1) / 2 + 6, "\(waiting)")
-        #expect(waiting.contains("this one is 80 × 24") && waiting.contains("--output code.png") && waiting.contains("lower --level than H"))
+        let prose = TmuxSession.flowing(waiting)  // the message is wrapped at words to the 80 columns
+        #expect(prose.contains("this one is 80 × 24") && prose.contains("--output code.png") && prose.contains("lower --level than H"), "\(waiting)")
         #expect(!waiting.contains { Self.blocks.contains($0) }, "a code was drawn in a terminal too small for it:\n\(waiting)")
         #expect(!waiting.contains("EXIT="), "issue did not wait")
         // The summary comes first: a 24-row window shows what is coming while it waits.
@@ -47,7 +48,7 @@ struct TerminalSizeTests {
         #expect(done.contains("EXIT=0"), "\(done)")
         // The summary before the code, a recap of its kind under it, and the whole code
         // still on the screen: the window was made to fit all three.
-        let summary = try #require(done.range(of: "Warning: this code holds")), code = try #require(done.firstIndex(of: "▀"))
+        let summary = try #require(done.range(of: "lomme-vault: warning: this code holds")), code = try #require(done.firstIndex(of: "▀"))
         let recap = try #require(done.range(of: "Above: a plain code: it holds the client secret in clear."))
         #expect(summary.lowerBound < code && code < recap.lowerBound, "\(done)")
         for theme in QRVerify.Theme.allCases {
@@ -76,6 +77,8 @@ struct TerminalSizeTests {
         let tty = TmuxSession(box, command: "\"$LV\" key --vault '\(box.vault)' --passphrase-file '\(pw)'", columns: 30, rows: 12)
         try #require(tty.wait(for: "this one is 30 × 12"))
         #expect(!tty.screen.contains { Self.blocks.contains($0) }, "\(tty.screen)")
+        // What `key` can do instead: its own --output (and --text), never issue's --level.
+        #expect(tty.flowed.contains("`lomme-vault key --output key.png`") && !tty.screen.contains("--level"), "\(tty.screen)")
         tty.tmux(["resize-window", "-t", "t", "-x", "100", "-y", "40"])
         try #require(tty.wait(for: "EXIT="))
         let key = CLI.run(["key", "--text", "--vault", box.vault, "--passphrase-file", pw]).out.trimmingASCIIWhitespace()

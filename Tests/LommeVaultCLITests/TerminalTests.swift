@@ -72,11 +72,23 @@ final class TmuxSession {
     /// The screen, lines the terminal wrapped joined again (-J), as a person reads them.
     var screen: String { tmux(["capture-pane", "-p", "-J", "-t", "t", "-S", "-100"]) }
 
-    /// Waits until the screen shows `text` (30 s at most: a loaded machine can be slow).
+    /// The screen as prose: every run of spaces and line breaks one space, so a message the
+    /// tool wrapped at words to a narrow window reads as one line again.
+    var flowed: String { Self.flowing(screen) }
+
+    static func flowing(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+    }
+
+    /// Waits until the screen shows `text`, as it is or wrapped at words (30 s at most: a
+    /// loaded machine can be slow).
     @discardableResult
     func wait(for text: String, count: Int = 1) -> Bool {
+        let prose = Self.flowing(text)
         for _ in 0..<600 {
-            if screen.components(separatedBy: text).count > count { return true }
+            let shown = screen
+            if shown.components(separatedBy: text).count > count { return true }
+            if !text.contains("\n"), !prose.isEmpty, Self.flowing(shown).components(separatedBy: prose).count > count { return true }
             usleep(50_000)
         }
         Issue.record("the terminal never showed \"\(text)\"; it shows:\n\(screen)")

@@ -24,7 +24,7 @@ package struct Child: Sendable, Equatable {
 
     init?(json: JSON) {
         guard case .object(let members) = json, let name = json["name"]?.stringValue, Child.isValidName(name),
-              let keyText = json["receivingKey"]?.stringValue, let key = try? ReceivingKey(text: keyText),
+              let keyText = json["receivingKey"]?.stringValue, let key = ReceivingKey(stored: keyText),
               let accountNr = json["accountNr"]?.stringValue, let added = json["added"]?.stringValue
         else { return nil }
         var fields: [JSON.Member] = []

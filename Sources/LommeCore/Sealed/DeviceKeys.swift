@@ -10,7 +10,10 @@ package struct ReceivingKey: Sendable, Equatable {
     }
 
     /// Parses the text `lomme-vault key` prints (either case; spaces around are ignored).
-    /// A key no one can receive with (all zeros, a low-order point) is refused: exit 64.
+    /// A key no one can receive with (all zeros, a low-order point) is refused, and so is a
+    /// key not in its canonical encoding (bit 255 set, or a value of 2^255 − 19 or more):
+    /// X25519 reads such a key as another 32 bytes would be read, so the same device would
+    /// have two texts and compare as two keys. Both exit 64.
     package init(text: String) throws(LommeError) {
         let trimmed = text.trimmingASCIIWhitespace()
         guard let data = Bech32.decode(trimmed, prefix: ReceivingKey.textPrefix), let key = ReceivingKey(bytes: data) else {
@@ -20,11 +23,46 @@ package struct ReceivingKey: Sendable, Equatable {
             throw LommeError.usage("that is not a receiving key (one starts with lvk1); run `lomme-vault key` on the child's device")
         }
         guard PublicKeyCrypto.isUsableBoxKey(key.bytes) else { throw LommeError.usage(ReceivingKey.unusableMessage) }
+        guard ReceivingKey.isCanonical(key.bytes) else { throw LommeError.usage(ReceivingKey.nonCanonicalMessage) }
+        self = key
+    }
+
+    /// A key as the vault stored it (a child's): a key stored before non-canonical keys were
+    /// refused is read in its canonical form (what the device itself has), never refused, so
+    /// such a vault still opens.
+    package init?(stored text: String) {
+        guard let data = Bech32.decode(text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix),
+              let key = ReceivingKey(bytes: ReceivingKey.canonical(data)), key.isUsable
+        else { return nil }
         self = key
     }
 
     package static let unusableMessage =
         "the receiving key is not a usable X25519 key (all zeros or a low-order point, which would give a code anyone can read or no one can open); copy the key again from `lomme-vault key` on the child's device"
+
+    package static let nonCanonicalMessage =
+        "the receiving key is not written the way `lomme-vault key` writes it (it is the non-canonical encoding of an X25519 key: bit 255 set, or 2^255 − 19 or more), so it could pass for another device's key; copy the key again from `lomme-vault key` on the child's device"
+
+    /// True when `bytes` (little-endian) is below 2^255 − 19: bit 255 clear, and not one of
+    /// the 19 values from 2^255 − 19 to 2^255 − 1 (0xed…0xff 0xff … 0x7f).
+    package static func isCanonical(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count == PublicKeyCrypto.boxPublicKeySize, bytes[31] & 0x80 == 0 else { return false }
+        let aboveP = bytes[31] == 0x7F && bytes[1...30].allSatisfy { $0 == 0xFF } && bytes[0] >= 0xED
+        return !aboveP
+    }
+
+    /// The canonical encoding of the same X25519 u-coordinate: bit 255 cleared, then
+    /// reduced modulo 2^255 − 19.
+    static func canonical(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count == PublicKeyCrypto.boxPublicKeySize else { return bytes }
+        var out = bytes
+        out[31] &= 0x7F
+        if !isCanonical(out) {
+            // 2^255 − 19 + k (k < 19) is k.
+            out = [out[0] - 0xED] + [UInt8](repeating: 0, count: 31)
+        }
+        return out
+    }
 
     /// False for a key no one can receive with (all zeros, a low-order point).
     package var isUsable: Bool { PublicKeyCrypto.isUsableBoxKey(bytes) }

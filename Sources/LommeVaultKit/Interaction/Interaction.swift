@@ -20,3 +20,10 @@ package protocol Interaction: AnyObject {
     /// Runs a slow step (the key derivation) while `text` says what is happening.
     func progress<R>(_ text: String, _ body: () throws(LommeError) -> R) throws(LommeError) -> R
 }
+
+extension Interaction {
+    /// A warning, worded as every warning of the tool is: `lomme-vault: warning: …`.
+    package func warning(_ text: String) {
+        notice("lomme-vault: warning: " + text)
+    }
+}

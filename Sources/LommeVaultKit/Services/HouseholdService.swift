@@ -46,6 +46,8 @@ package struct HouseholdService {
         var fields: [JSON.Member] = []
         for text in request.fields {
             let field = try Child.field(text)
+            // The token URL rule of `set tokenUrl` (plain http:// to this machine only), exit 7 as there.
+            if field.key == "tokenUrl", let url = field.value.stringValue { do throws(LommeError) { _ = try TokenURL(url, source: "--field tokenUrl") } catch { throw LommeError.refused(error.message) } }
             fields.removeAll { $0.key == field.key }
             fields.append(field)
         }

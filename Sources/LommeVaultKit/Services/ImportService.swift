@@ -13,6 +13,8 @@ package struct ImportService {
         package var trustNewIssuer = false
         package var expectIssuer: String?
         package var allowPlain = false
+        /// The payload came from standard input (`--stdin`), not a QR code.
+        package var fromStandardInput = false
         package var unlock = UnlockOptions()
         package init() {}
     }
@@ -60,7 +62,7 @@ package struct ImportService {
         }
         let old = opened?.contents.config
         if old == config && !allowPlain { return .alreadyHeld }
-        try confirm(config, replacing: old, notes: ["Plain config: it was readable by anyone who saw the QR code."])
+        try confirm(config, replacing: old, notes: [request.fromStandardInput ? "Plain config from standard input." : "Plain config: it was readable by anyone who saw the QR code."])
         if let opened {
             try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
                 // Checked again under the write lock; --allow-plain drops the pin here.
@@ -89,7 +91,15 @@ package struct ImportService {
         }
         let now = Int64(time(nil))
         let check = try sealedCheck(text, identity: identity, now: now)
-        if check.alreadyImported { return .alreadyImported }
+        if check.alreadyImported {
+            // "Unchanged" only when the vault still holds what this code brought: after a plain
+            // code (--allow-plain) or `set`, the same code again is a replay, refused.
+            guard let source = opened.contents.source, source != .sealed(issuer: check.content.issuerKey)
+                    || opened.contents.config != check.config else { return .alreadyImported }
+            let stored = source == .local ? "a config changed on this machine since (`lomme-vault set`)"
+                : source == .plain ? "a plain code's config, stored after it (--allow-plain)" : "another config, stored after it"
+            throw LommeError.refused("this sealed code was imported already, and the vault now holds \(stored); a code is imported once, so nothing was written: ask the parent for a new sealed code")
+        }
         try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines(now: now), question: check.question,
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
@@ -102,7 +112,7 @@ package struct ImportService {
         }
         if check.issuer == .firstUse && (request.yes || request.unlock.noPrompt || !context.interaction.canAsk) {
             // Pinned without a question: said in one line, with what to compare it with.
-            context.interaction.notice("lomme-vault: pinned the issuer \(check.content.issuerFingerprint) without asking (--yes): compare it with `lomme-vault key --issuer` on the parent's machine")
+            context.interaction.warning("pinned the issuer \(check.content.issuerFingerprint) without asking (--yes): compare it with `lomme-vault key --issuer` on the parent's machine")
         }
         return .stored
     }

@@ -18,7 +18,7 @@ package enum PlainOverPinned {
     /// On a terminal, asks once more (whatever --yes says) before the pin is dropped.
     static func confirmDroppingPin(_ pinned: [UInt8], noPrompt: Bool, _ interaction: any Interaction) throws(LommeError) {
         guard !noPrompt, interaction.canAsk else { return }
-        interaction.notice("--allow-plain: the pinned issuer \(Fingerprint.of(pinned)) will be forgotten, and the config will come from a plain code that anyone could have made.")
+        interaction.warning("--allow-plain: the pinned issuer \(Fingerprint.of(pinned)) will be forgotten, and the config will come from a plain code that anyone could have made.")
         guard try interaction.confirm("Drop the pin and store the plain code?") else { throw LommeError.failure("not stored; nothing changed (the pin is kept)") }
     }
 

@@ -46,6 +46,8 @@ package struct SlotService {
         guard kind.enrollable else {
             throw LommeError.usage("lomme-vault can enroll \(SlotKinds.list(SlotKinds.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
         }
+        // What the kind can tell before anything is asked (no TPM, a key file that exists).
+        try kind.init(context).check(request)
         let opened = try Session.open(context, options)
         if opened.sealed.slots.count >= VaultFormat.maximumSlots {
             throw LommeError.failure("this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")

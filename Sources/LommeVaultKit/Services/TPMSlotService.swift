@@ -16,7 +16,8 @@ package struct TPMSlotService: SlotKind {
         `enroll tpm2` seals a slot to this machine's TPM 2.0 (/dev/tpmrm0, or the TCTI in LOMME_VAULT_TPM). With --pin \
         (asked twice, or --pin-fd/--pin-file; at least 6 characters) `unlock --with tpm2` asks the PIN and the TPM locks \
         out after a few wrong ones; a TPM whose lockout authorization is empty lets any local user reset that count, so \
-        enroll refuses it unless --force (`tpm2_changeauth -c lockout` sets one). Without --pin, the slot opens with no \
+        enroll refuses it, or a TPM that does not say, unless --force (`tpm2_changeauth -c lockout` sets one). No TPM is \
+        said before anything is asked. Without --pin, the slot opens with no \
         question on this machine: a stolen copy of the vault file is useless elsewhere, but anyone who can run programs \
         as you here can open it. --pcrs binds the slot to those PCRs as they are now (as systemd-cryptenroll --tpm2-pcrs).
         """
@@ -24,6 +25,11 @@ package struct TPMSlotService: SlotKind {
 
     package static func describe(_ parameters: [UInt8]) -> String? {
         TPM2Slot(parameters: parameters).map { ($0.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe($0.pcrs) }
+    }
+
+    /// A PIN is typed by a person; a slot without one opens for any program of the user.
+    package static func provesAPerson(_ parameters: [UInt8]) -> Bool {
+        TPM2Slot(parameters: parameters)?.withPIN ?? false
     }
 
     package static func enrollAgain(_ parameters: [UInt8]) -> String {
@@ -53,10 +59,28 @@ package struct TPMSlotService: SlotKind {
         return Enrolled(id: enrolled.id, parameters: TPM2Slot(parameters: enrolled.parameters)!, lockout: device.lockoutState())
     }
 
-    package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
-        if request.pin != nil && !request.force && device.lockoutAuthorizationIsSet() == false {
+    /// Before anything is asked: a TPM answers (no TPM is said first, not after the
+    /// passphrase and a PIN twice), and for a PIN its lockout authorization is known to be
+    /// set, unless --force.
+    package func check(_ request: SlotRequest) throws(LommeError) {
+        _ = try lockoutPolicy(request)
+    }
+
+    /// A TPM answers, and for a PIN its lockout authorization is known to be set (unless
+    /// --force). Fails closed: a TPM that does not say whether it is set is refused as one
+    /// that says it is not. Returns what the TPM said (nil: not known).
+    func lockoutPolicy(_ request: SlotRequest) throws(LommeError) -> Bool? {
+        let set = try device.lockoutAuthorization()
+        guard request.pin != nil, !request.force, set != true else { return set }
+        if set == false {
             throw LommeError.failure("this TPM's lockout authorization is empty, so any user of this machine can reset its count of wrong PINs (`tpm2_dictionarylockout -c`) and guess a PIN at about 20 a second (docs/tpm.md); have the TPM's owner set one with `tpm2_changeauth -c lockout`, or enroll anyway with --force")
         }
+        throw LommeError.failure("this TPM did not say whether its lockout authorization is set, and without one any user of this machine can reset its count of wrong PINs and guess a PIN at about 20 a second (docs/tpm.md); if you know the owner set one (`tpm2_changeauth -c lockout`), enroll with --force")
+    }
+
+    package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
+        // Again here, where the slot is made: SlotService.enroll asked it before the passphrase.
+        let lockoutAuthorization = try lockoutPolicy(request)
         let pinValue: SecureBytes? = try request.pin.map { source throws(LommeError) in try PIN.new(source, context.interaction) }
         let pinSalt = Sodium.randomBytes(16)
         let kek = SecureBytes.random(count: XChaCha.keyLength)
@@ -70,8 +94,9 @@ package struct TPMSlotService: SlotKind {
             let lockout = device.lockoutState()
             let tries = lockout.map { " after \($0.maxTries) wrong PINs, forgiving one every \(DurationText.format(UInt64($0.recoverySeconds)))" } ?? " after a few wrong PINs"
             notes.append("The TPM locks out\(tries); the passphrase always opens the vault.")
-            if request.force && device.lockoutAuthorizationIsSet() == false {
-                notes.append("This TPM's lockout authorization is empty (--force): any user of this machine can reset its count of wrong PINs and guess the PIN at TPM speed; set one with `tpm2_changeauth -c lockout`.")
+            if request.force && lockoutAuthorization != true {
+                let state = lockoutAuthorization == false ? "is empty" : "may be empty (the TPM did not say)"
+                notes.append("lomme-vault: warning: this TPM's lockout authorization \(state) (--force): any user of this machine can then reset its count of wrong PINs and guess the PIN at TPM speed; set one with `tpm2_changeauth -c lockout`.")
             }
         } else {
             notes.append("Without a PIN the slot opens with no question on this machine: a stolen copy of the vault file or a backup is useless elsewhere, but anyone who can run programs as you here can open it. `lomme-vault enroll tpm2 --pin` adds a PIN the chip rate-limits.")
@@ -159,7 +184,7 @@ package enum PIN {
             }
         }
         guard source == .terminal else {
-            let pin = try source.readFirstLine(noun: "PIN")
+            let pin = try source.readFirstLine(noun: "PIN", warn: interaction.warning)
             try check(pin)
             return pin
         }
@@ -171,7 +196,7 @@ package enum PIN {
 
     /// The PIN of an existing slot.
     static func existing(_ source: PassphraseSource, noPrompt: Bool, _ context: VaultContext) throws(LommeError) -> SecureBytes {
-        guard source == .terminal else { return try source.readFirstLine(noun: "PIN") }
+        guard source == .terminal else { return try source.readFirstLine(noun: "PIN", warn: context.interaction.warning) }
         guard !noPrompt, context.interaction.canAsk else {
             throw LommeError(.locked, "the TPM slot needs its PIN; run `lomme-vault unlock --with tpm2` in a terminal, or give it with --pin-fd or --pin-file")
         }

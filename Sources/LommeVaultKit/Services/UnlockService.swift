@@ -40,13 +40,18 @@ package struct UnlockService {
     }
 
     /// `unlock --with KIND`: the vault key from a slot of that kind (a TPM slot, a key
-    /// file), asking what the kind asks, kept with a new 12 h deadline, as a passphrase
-    /// proven now gives. The passphrase kind goes through `unlock(idle:_:)`.
+    /// file), asking what the kind asks. A slot that takes a person (a TPM PIN) sets a new
+    /// 12 h deadline, as a passphrase proven now does; one that opens for any program (a
+    /// key file, a TPM slot without PIN) keeps a live session's deadline, so a script
+    /// cannot keep the vault unlocked for ever, and starts a new session only when none is
+    /// live. The passphrase kind goes through `unlock(idle:_:)`.
     package func unlock(with kind: any SlotKind.Type, idle: UInt32, _ request: SlotRequest) throws(LommeError) -> Unlocked {
         let sealed = try VaultFormat.parse(try context.store.read())
         let (key, slot) = try kind.init(context).open(sealed, request)
         _ = try VaultFormat.open(sealed, master: key)  // a damaged header or body is exit 5 now
-        return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: nil)
+        let person = sealed.slots.first { $0.id == slot }.map { kind.provesAPerson($0.parameters) } ?? false
+        let live = person ? nil : Session.fromKeyring(context, sealed)?.state.deadline
+        return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: live)
     }
 
     /// Puts `master` in the keyring and notes when `slot` was last used.

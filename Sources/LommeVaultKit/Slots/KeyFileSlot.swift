@@ -34,6 +34,9 @@ package struct KeyFileSlot: SlotKind {
 
     package static func enrollAgain(_ parameters: [UInt8]) -> String { "lomme-vault enroll keyfile NEW-PATH" }
 
+    /// Any program that can read the file opens the vault with it: no person is proven.
+    package static func provesAPerson(_ parameters: [UInt8]) -> Bool { false }
+
     let context: VaultContext
     package init(_ context: VaultContext) { self.context = context }
 
@@ -48,15 +51,25 @@ package struct KeyFileSlot: SlotKind {
         return path
     }
 
+    /// A path that exists already is said before the passphrase is asked (`make` checks
+    /// again, creating the file with O_EXCL).
+    package func check(_ request: SlotRequest) throws(LommeError) {
+        let path = try Self.path(request)
+        var info = stat()
+        if lstat(path, &info) == 0 { throw Self.exists(path) }
+    }
+
+    static func exists(_ path: String) -> LommeError {
+        LommeError.failure("\(TerminalText.line(path)) exists; lomme-vault never overwrites a key file: name a new file")
+    }
+
     package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
         let path = try Self.path(request)
         let shown = TerminalText.line(path)
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o400)
         guard descriptor >= 0 else {
             let code = errno
-            if code == EEXIST {
-                throw LommeError.failure("\(shown) exists; lomme-vault never overwrites a key file: name a new file")
-            }
+            if code == EEXIST { throw Self.exists(path) }
             throw LommeError.failure("cannot create the key file \(shown): \(String(cString: strerror(code)))")
         }
         let file = SecureBytes.random(count: Self.fileLength)

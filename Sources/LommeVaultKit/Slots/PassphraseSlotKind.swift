@@ -18,6 +18,8 @@ package struct PassphraseSlotKind: SlotKind {
 
     package static func enrollAgain(_ parameters: [UInt8]) -> String { "lomme-vault passwd" }
 
+    package static func provesAPerson(_ parameters: [UInt8]) -> Bool { true }
+
     let context: VaultContext
     package init(_ context: VaultContext) { self.context = context }
 

@@ -24,6 +24,10 @@ package struct RecoverySlot: SlotKind {
 
     package static func enrollAgain(_ parameters: [UInt8]) -> String { "lomme-vault recovery kit" }
 
+    /// The recovery key is the household's paper secret, as strong as the passphrase it
+    /// stands in for: it starts a new 12 h session, as the passphrase does.
+    package static func provesAPerson(_ parameters: [UInt8]) -> Bool { true }
+
     let context: VaultContext
     package init(_ context: VaultContext) { self.context = context }
 

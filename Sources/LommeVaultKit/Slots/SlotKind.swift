@@ -26,8 +26,16 @@ package protocol SlotKind {
     static func describe(_ parameters: [UInt8]) -> String?
     /// The command that enrolls a removed slot of these parameters again.
     static func enrollAgain(_ parameters: [UInt8]) -> String
+    /// True when opening a slot of these parameters takes a person (a passphrase, a TPM
+    /// PIN typed now): only such an unlock starts a new 12 h session over a live one. A key
+    /// file or a TPM slot without PIN opens for any program, so it never moves a live
+    /// session's end (`UnlockService.unlock(with:)`).
+    static func provesAPerson(_ parameters: [UInt8]) -> Bool
 
     init(_ context: VaultContext)
+    /// What `enroll` can know before it asks for anything (the passphrase, a PIN): that
+    /// the device is there, that the file does not exist yet. Throws what is wrong.
+    func check(_ request: SlotRequest) throws(LommeError)
     /// A new key-encryption key and the parameters that recover it, for the vault of
     /// `vaultSalt` (asking what it must: a PIN twice, say).
     func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment
@@ -38,6 +46,10 @@ package protocol SlotKind {
     /// without a question; nil when the slot cannot take a new key (it is then kept, with
     /// the old file key, or removed by `passwd --rotate`).
     func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes?
+}
+
+extension SlotKind {
+    package func check(_ request: SlotRequest) throws(LommeError) {}
 }
 
 /// The kind-specific options of `enroll` and `unlock --with`.

@@ -29,7 +29,7 @@ package struct TokenService {
 
     /// Says once per context that tokens cannot be cached here.
     static func tellUnavailable(_ problem: Keyring.Unavailable, _ context: VaultContext) {
-        context.noticeOnce("token-keyring", "lomme-vault: \(problem.summary); the token is not cached, so every call asks the token endpoint")
+        context.noticeOnce("token-keyring", "lomme-vault: warning: \(problem.summary); the token is not cached, so every call asks the token endpoint")
     }
 
     /// `token`: opens the vault (its session, or a passphrase from `options`) and obtains

@@ -12,8 +12,9 @@ package enum PassphraseSource: Sendable, Equatable {
     package static let maximumLength = 4096
 
     /// The first line of the fd or file (without its line end). Read one byte at a
-    /// time straight into locked memory, so nothing past the line is consumed.
-    package func readFirstLine(noun: String = "passphrase") throws(LommeError) -> SecureBytes {
+    /// time straight into locked memory, so nothing past the line is consumed. A file that
+    /// other users may read is read, and `warn`ed about (chmod 600), as ssh warns of a key.
+    package func readFirstLine(noun: String = "passphrase", warn: ((String) -> Void)? = nil) throws(LommeError) -> SecureBytes {
         let descriptor: Int32
         let label: String
         switch self {
@@ -33,6 +34,11 @@ package enum PassphraseSource: Sendable, Equatable {
             }
         }
         defer { if case .file = self { close(descriptor) } }
+        var info = stat()
+        if case .file(let path) = self, let warn, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o044 != 0 {
+            let shown = TerminalText.line(path)
+            warn("the \(noun) file \(shown) can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); make it yours alone: chmod 600 \(shown)")
+        }
         let buffer = SecureBytes(count: PassphraseSource.maximumLength + 1)
         var length = 0
         let failure: Int32? = buffer.withUnsafeMutableBytes { raw -> Int32? in
@@ -69,7 +75,7 @@ package enum Passphrase {
             guard typed.count > 0 else { throw LommeError(.wrongPassphrase, "no passphrase was typed") }
             return typed
         default:
-            return try source.readFirstLine()
+            return try source.readFirstLine(warn: interaction.warning)
         }
     }
 
@@ -77,7 +83,7 @@ package enum Passphrase {
     /// tries), with a warning when it is weak; from an fd or file read once.
     package static func new(_ source: PassphraseSource, _ interaction: any Interaction, what: String = "New passphrase") throws(LommeError) -> SecureBytes {
         guard source == .terminal else {
-            let phrase = try source.readFirstLine()
+            let phrase = try source.readFirstLine(warn: interaction.warning)
             try checkLength(phrase)
             warnIfWeak(phrase, interaction)
             return phrase
@@ -131,7 +137,7 @@ package enum Passphrase {
 
     static func warnIfWeak(_ phrase: SecureBytes, _ interaction: any Interaction) {
         if isWeak(phrase) {
-            interaction.notice("warning: this passphrase is weak; a longer one, such as four or more random words, is much harder to guess")
+            interaction.warning("this passphrase is weak; a longer one, such as four or more random words, is much harder to guess")
         }
     }
 }

@@ -37,7 +37,7 @@ package enum Session {
 
     /// Says once per context that the keyring is refused here.
     static func tellUnavailable(_ problem: Keyring.Unavailable, _ context: VaultContext) {
-        context.noticeOnce("session-keyring", "lomme-vault: \(problem.summary); the vault cannot stay unlocked, so the passphrase is asked each time")
+        context.noticeOnce("session-keyring", "lomme-vault: warning: \(problem.summary); the vault cannot stay unlocked, so the passphrase is asked each time")
     }
 
     /// What every session key's description starts with.

@@ -101,9 +101,11 @@ package struct VaultStatus: Sendable {
         if let keyringSummary {
             out.append(row("state", "locked; \(keyringSummary)"))
         } else if unlocked, let idle, let deadline {
+            // Time left in one style, DurationText.rough's ("59m", "11h59m"): the kernel's
+            // count ("59m", whole units) read back, and the deadline's own.
             let left = deadline > UInt64(time(nil)) ? deadline - UInt64(time(nil)) : 0
-            let kernel = kernelTimeout.map { ", \($0) left now" } ?? ""
-            out.append(row("state", "unlocked (locks after \(DurationText.format(UInt64(idle))) without use\(kernel); in \(DurationText.format(left)) at the latest)"))
+            let kernel = kernelTimeout.flatMap(DurationText.parse).map { ", \(DurationText.rough(UInt64($0))) left now" } ?? ""
+            out.append(row("state", "unlocked (locks after \(DurationText.format(UInt64(idle))) without use\(kernel); in \(DurationText.rough(left)) at the latest)"))
         } else {
             out.append(row("state", "locked"))
         }
@@ -114,7 +116,7 @@ package struct VaultStatus: Sendable {
         }
         if let issued {
             let age = Int64(time(nil)) - issued.seconds
-            out.append(row("issued", "\(VaultContents.timestamp(Int(issued.seconds))) by \(issued.issuer) (\(DurationText.format(UInt64(max(0, age)))) ago)"))
+            out.append(row("issued", "\(VaultContents.timestamp(Int(issued.seconds))) by \(issued.issuer) (\(DurationText.rough(UInt64(max(0, age)))) ago)"))
         }
         if let secret {
             out.append(row("secret", secret.masked + (secret.set.map { ", set \($0)" } ?? "")))

@@ -169,6 +169,11 @@ package struct VaultStore: Sendable {
     /// `key` and its body opens, so a bad write (a bug, a short write the disk did not
     /// report) never replaces a good vault.
     package func write(_ bytes: [UInt8], key: SecureBytes, backup: Backup = .previous) throws(LommeError) {
+        // Larger than any vault lomme-vault reads (VaultFormat.parse): said as what it is, not
+        // found later as a new file that does not read back.
+        guard bytes.count <= VaultFormat.maximumFileLength else {
+            throw LommeError.failure("the vault would grow to \(bytes.count / 1024) KiB, more than the 1 MiB a vault may hold, so nothing was written (the old vault is unchanged); make room first: remove a large extra field (`lomme-vault set FIELD` with a shorter value), or children (`lomme-vault child remove NAME`)")
+        }
         try makeDirectory()
         var unreadable = false
         do {

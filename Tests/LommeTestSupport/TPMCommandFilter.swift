@@ -1,0 +1,109 @@
+import Foundation
+
+/// A loopback relay between a TCTI and a swtpm (as `BusRecorder`) that answers some TPM
+/// commands itself with an error instead of passing them on: a TPM that answers everything
+/// but the questions a test wants unanswered. It listens on P and P + 1 (swtpm's command
+/// and control ports) and forwards to the swtpm's `port` and `port + 1`; on the command
+/// port it reads whole commands (header: tag, size, command code; big-endian) and answers
+/// one that `refuse` picks with TPM_RC_FAILURE.
+package final class TPMCommandFilter: @unchecked Sendable {
+    package let port: UInt16
+    private let listeners: [Int32]
+    private let refuse: @Sendable ([UInt8]) -> Bool
+    private let lock = NSLock()
+    private var refusedCount = 0
+
+    package var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
+
+    /// How many commands were answered with the error.
+    package var refused: Int { lock.withLock { refusedCount } }
+
+    /// TPM2_GetCapability(TPM_CAP_TPM_PROPERTIES) from TPM_PT_PERMANENT (0x200): the
+    /// question whether the lockout authorization is set (TPMA_PERMANENT's lockoutAuthSet).
+    package static let permanentProperties: @Sendable ([UInt8]) -> Bool = { command in
+        command.count >= 18 && TPMCommandFilter.u32(command, 6) == 0x17A && TPMCommandFilter.u32(command, 10) == 6 && TPMCommandFilter.u32(command, 14) == 0x200
+    }
+
+    package init(forwardingTo target: UInt16, refuse: @escaping @Sendable ([UInt8]) -> Bool) throws {
+        guard let pair = Loopback.listenPair() else { throw SoftwareTPMError("no two free consecutive loopback ports") }
+        port = pair[0].port
+        listeners = pair.map(\.fd)
+        self.refuse = refuse
+        Thread.detachNewThread { [self] in accepting(listeners[0], forwardTo: target, filtering: true) }
+        Thread.detachNewThread { [self] in accepting(listeners[1], forwardTo: target + 1, filtering: false) }
+    }
+
+    deinit { stop() }
+
+    package func stop() {
+        for fd in listeners { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        bytes[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    private func accepting(_ listener: Int32, forwardTo port: UInt16, filtering: Bool) {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 { break }
+            guard let server = Loopback.connect(port) else {
+                close(client)
+                continue
+            }
+            Thread.detachNewThread { [self] in filtering ? commands(from: client, to: server) : Self.pump(from: client, to: server) }
+            Thread.detachNewThread { Self.pump(from: server, to: client) }
+        }
+        close(listener)
+    }
+
+    /// Reads exactly `count` bytes, nil at the end of the stream.
+    private static func receive(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = bytes[got...].withUnsafeMutableBytes { recv(fd, $0.baseAddress!, count - got, 0) }
+            if n <= 0 { return nil }
+            got += n
+        }
+        return bytes
+    }
+
+    private static func send(_ bytes: [UInt8], to fd: Int32) {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            sent += n
+        }
+    }
+
+    /// Commands one at a time: passed on, or answered here (tag TPM_ST_NO_SESSIONS, size
+    /// 10, TPM_RC_FAILURE) when `refuse` picks them.
+    private func commands(from client: Int32, to server: Int32) {
+        while let header = Self.receive(client, 10) {
+            let size = Int(Self.u32(header, 2))
+            guard size >= 10, let body = Self.receive(client, size - 10) else { break }
+            let command = header + body
+            if refuse(command) {
+                lock.withLock { refusedCount += 1 }
+                Self.send([0x80, 0x01, 0, 0, 0, 10, 0, 0, 0x01, 0x01], to: client)
+            } else {
+                Self.send(command, to: server)
+            }
+        }
+        shutdown(server, Int32(SHUT_WR))
+        shutdown(client, Int32(SHUT_RD))
+    }
+
+    private static func pump(from source: Int32, to sink: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(source, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            send(Array(buffer[0..<count]), to: sink)
+        }
+        shutdown(sink, Int32(SHUT_WR))
+        shutdown(source, Int32(SHUT_RD))
+    }
+}
