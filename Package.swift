@@ -17,10 +17,11 @@ import PackageDescription
 //   LommeTPM ──> LommeCore, CTSS2 + CLazyTSS2
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
 //
-// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2, CFFmpeg are headers only (nothing linked). Each
-// has a stub target CLazyNAME (one .c file: the functions the package calls, with the real
-// prototypes) that loads the library with dlopen on its first call through CLazyLibraries,
-// the loader; so a target reaches a picture, QR, TPM or video library only through its own pair.
+// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2, CFFmpeg, CCairo are headers only (nothing
+// linked). Each has a stub target CLazyNAME (one .c file: the functions the package calls, with
+// the real prototypes) that loads the library with dlopen on its first call through
+// CLazyLibraries, the loader; so a target reaches a picture, QR, TPM, video or drawing library
+// only through its own pair.
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
@@ -68,6 +69,9 @@ let package = Package(
         // FFmpeg (libavformat, libavcodec, libavdevice's V4L2 input, libswscale, libavutil):
         // frames from a webcam or a video file for `import --camera` and `scan --camera`.
         loadedLazily("CFFmpeg", apt: ["libavformat-dev", "libavcodec-dev", "libavdevice-dev", "libswscale-dev", "libavutil-dev"]),
+        // cairo (its PDF, SVG and image surfaces): the recovery kit's page. Its headers live in
+        // /usr/include/cairo, which CCairo's shim names.
+        loadedLazily("CCairo", apt: "libcairo2-dev"),
         system("CKeyutils", pkg: "libkeyutils", apt: "libkeyutils-dev"),
         // The dlopen loader the stubs below call, and the failure handler the CLI sets.
         .target(name: "CLazyLibraries"),
@@ -80,6 +84,7 @@ let package = Package(
         .target(name: "CLazyHeif", dependencies: ["CHeif", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyTSS2", dependencies: ["CTSS2", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyFFmpeg", dependencies: ["CFFmpeg", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyCairo", dependencies: ["CCairo", "CLazyLibraries"], publicHeadersPath: "."),
         // setjmp/longjmp error glue for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGGlue", dependencies: ["CJPEG", "CLazyJPEG"]),
         // prctl (variadic, which Swift cannot call) and libcurl loaded with dlopen.
