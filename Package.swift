@@ -6,9 +6,10 @@ import PackageDescription
 // builds with --explicit-target-dependency-import-check error and checks that a forbidden
 // import does not compile: Tests/scripts/forbidden-import-probe).
 //
-//   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeCamera, LommeScan, LommeImages, LommeCore,
-//                         CLazyLibraries
+//   lomme-vault (CLI) ──> LommeVaultKit, LommePrint, LommeQR, LommeCamera, LommeScan, LommeImages,
+//                         LommeCore, CLazyLibraries
 //   LommeVaultKit ──> LommeTPM, LommeCore, CKeyutils, CLommeSystem
+//   LommePrint ──> LommeQR, LommeImages, LommeCore, CCairo + CLazyCairo
 //   LommeQR ──> LommeScan, LommeImages, LommeCore, CQRencode + CLazyQRencode
 //   LommeCamera ──> LommeScan, LommeImages, LommeCore, CFFmpeg + CLazyFFmpeg
 //   LommeScan ──> LommeImages, LommeCore, CZbar + CLazyZbar
@@ -101,6 +102,8 @@ let package = Package(
         .target(name: "LommeCamera", dependencies: ["LommeScan", "LommeImages", "LommeCore", "CFFmpeg", "CLazyFFmpeg"]),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
         .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "LommeImages", "CQRencode", "CLazyQRencode"]),
+        // The recovery kit as a printed page (cairo): PDF, SVG, PNG, and its words for a terminal.
+        .target(name: "LommePrint", dependencies: ["LommeQR", "LommeImages", "LommeCore", "CCairo", "CLazyCairo"]),
         // A TPM 2.0 through tpm2-tss: sealing a secret to it, unsealing, its lockout state.
         .target(name: "LommeTPM", dependencies: ["LommeCore", "CTSS2", "CLazyTSS2"]),
         // Storage, keyring, sessions, passphrases, tokens.
@@ -109,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "lomme-vault",
             dependencies: [
-                "LommeCore", "LommeImages", "LommeScan", "LommeCamera", "LommeQR", "LommeVaultKit", "CLazyLibraries",
+                "LommeCore", "LommeImages", "LommeScan", "LommeCamera", "LommeQR", "LommePrint", "LommeVaultKit", "CLazyLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, which ArgumentParser uses) linked in:
@@ -133,6 +136,8 @@ let package = Package(
         .testTarget(name: "LommeScanTests", dependencies: ["LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeCameraTests", dependencies: ["LommeCamera", "LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeQRTests", dependencies: ["LommeQR", "LommeScan", "LommeCore", "LommeTestSupport"]),
+        // The kit read by tools no one here wrote (poppler, zbarimg, librsvg, ImageMagick) and our scanner.
+        .testTarget(name: "LommePrintTests", dependencies: ["LommePrint", "LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeTPMTests", dependencies: ["LommeTPM", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeVaultKitTests", dependencies: ["LommeVaultKit", "LommeCore", "LommeTestSupport"]),
         // Tests that drive the built binary as a user would (and check the files it leaves).
