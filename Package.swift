@@ -22,7 +22,7 @@ import PackageDescription
 // linked). Each has a stub target CLazyNAME (one .c file: the functions the package calls, with
 // the real prototypes) that loads the library with dlopen on its first call through
 // CLazyLibraries, the loader; so a target reaches a picture, QR, TPM, video or drawing library
-// only through its own pair.
+// only through its own pair (Tests/scripts/check-imports checks that it lists both).
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
