@@ -6,9 +6,10 @@ import PackageDescription
 // builds with --explicit-target-dependency-import-check error and checks that a forbidden
 // import does not compile: Tests/scripts/forbidden-import-probe).
 //
-//   lomme-vault (CLI) ──> LommeVaultKit, LommeQR, LommeCamera, LommeScan, LommeImages, LommeCore,
-//                         CLazyLibraries
+//   lomme-vault (CLI) ──> LommeVaultKit, LommePrint, LommeQR, LommeCamera, LommeScan, LommeImages,
+//                         LommeCore, CLazyLibraries
 //   LommeVaultKit ──> LommeTPM, LommeCore, CKeyutils, CLommeSystem
+//   LommePrint ──> LommeQR, LommeImages, LommeCore, CCairo + CLazyCairo
 //   LommeQR ──> LommeScan, LommeImages, LommeCore, CQRencode + CLazyQRencode
 //   LommeCamera ──> LommeScan, LommeImages, LommeCore, CFFmpeg + CLazyFFmpeg
 //   LommeScan ──> LommeImages, LommeCore, CZbar + CLazyZbar
@@ -17,10 +18,11 @@ import PackageDescription
 //   LommeTPM ──> LommeCore, CTSS2 + CLazyTSS2
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
 //
-// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2, CFFmpeg are headers only (nothing linked). Each
-// has a stub target CLazyNAME (one .c file: the functions the package calls, with the real
-// prototypes) that loads the library with dlopen on its first call through CLazyLibraries,
-// the loader; so a target reaches a picture, QR, TPM or video library only through its own pair.
+// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2, CFFmpeg, CCairo are headers only (nothing
+// linked). Each has a stub target CLazyNAME (one .c file: the functions the package calls, with
+// the real prototypes) that loads the library with dlopen on its first call through
+// CLazyLibraries, the loader; so a target reaches a picture, QR, TPM, video or drawing library
+// only through its own pair (Tests/scripts/check-imports checks that it lists both).
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
@@ -68,6 +70,9 @@ let package = Package(
         // FFmpeg (libavformat, libavcodec, libavdevice's V4L2 input, libswscale, libavutil):
         // frames from a webcam or a video file for `import --camera` and `scan --camera`.
         loadedLazily("CFFmpeg", apt: ["libavformat-dev", "libavcodec-dev", "libavdevice-dev", "libswscale-dev", "libavutil-dev"]),
+        // cairo (its PDF, SVG and image surfaces): the recovery kit's page. Its headers live in
+        // /usr/include/cairo, which CCairo's shim names.
+        loadedLazily("CCairo", apt: "libcairo2-dev"),
         system("CKeyutils", pkg: "libkeyutils", apt: "libkeyutils-dev"),
         // The dlopen loader the stubs below call, and the failure handler the CLI sets.
         .target(name: "CLazyLibraries"),
@@ -80,6 +85,7 @@ let package = Package(
         .target(name: "CLazyHeif", dependencies: ["CHeif", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyTSS2", dependencies: ["CTSS2", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyFFmpeg", dependencies: ["CFFmpeg", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyCairo", dependencies: ["CCairo", "CLazyLibraries"], publicHeadersPath: "."),
         // setjmp/longjmp error glue for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGGlue", dependencies: ["CJPEG", "CLazyJPEG"]),
         // prctl (variadic, which Swift cannot call) and libcurl loaded with dlopen.
@@ -96,6 +102,8 @@ let package = Package(
         .target(name: "LommeCamera", dependencies: ["LommeScan", "LommeImages", "LommeCore", "CFFmpeg", "CLazyFFmpeg"]),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
         .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "LommeImages", "CQRencode", "CLazyQRencode"]),
+        // The recovery kit as a printed page (cairo): PDF, SVG, PNG, and its words for a terminal.
+        .target(name: "LommePrint", dependencies: ["LommeQR", "LommeImages", "LommeCore", "CCairo", "CLazyCairo"]),
         // A TPM 2.0 through tpm2-tss: sealing a secret to it, unsealing, its lockout state.
         .target(name: "LommeTPM", dependencies: ["LommeCore", "CTSS2", "CLazyTSS2"]),
         // Storage, keyring, sessions, passphrases, tokens.
@@ -104,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "lomme-vault",
             dependencies: [
-                "LommeCore", "LommeImages", "LommeScan", "LommeCamera", "LommeQR", "LommeVaultKit", "CLazyLibraries",
+                "LommeCore", "LommeImages", "LommeScan", "LommeCamera", "LommeQR", "LommePrint", "LommeVaultKit", "CLazyLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime (and FoundationEssentials, which ArgumentParser uses) linked in:
@@ -128,6 +136,8 @@ let package = Package(
         .testTarget(name: "LommeScanTests", dependencies: ["LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeCameraTests", dependencies: ["LommeCamera", "LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeQRTests", dependencies: ["LommeQR", "LommeScan", "LommeCore", "LommeTestSupport"]),
+        // The kit read by tools no one here wrote (poppler, zbarimg, librsvg, ImageMagick) and our scanner.
+        .testTarget(name: "LommePrintTests", dependencies: ["LommePrint", "LommeScan", "LommeImages", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeTPMTests", dependencies: ["LommeTPM", "LommeCore", "LommeTestSupport"]),
         .testTarget(name: "LommeVaultKitTests", dependencies: ["LommeVaultKit", "LommeCore", "LommeTestSupport"]),
         // Tests that drive the built binary as a user would (and check the files it leaves).

@@ -25,6 +25,7 @@ static const struct {
     [LOMME_LIBRARY_AVDEVICE] = {"libavdevice.so.59", "libavdevice59", "reading a camera or a video"},
     [LOMME_LIBRARY_SWSCALE] = {"libswscale.so.6", "libswscale6", "reading a camera or a video"},
     [LOMME_LIBRARY_AVUTIL] = {"libavutil.so.57", "libavutil57", "reading a camera or a video"},
+    [LOMME_LIBRARY_CAIRO] = {"libcairo.so.2", "libcairo2", "drawing the recovery kit"},
 };
 
 static void *handles[LOMME_LIBRARY_COUNT];

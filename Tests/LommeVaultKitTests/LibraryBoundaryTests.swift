@@ -7,7 +7,7 @@ import Testing
 /// call getenv. Questions and notices go through `Interaction`, settings come in as values.
 @Suite("Library boundary")
 struct LibraryBoundaryTests {
-    static let libraries = ["LommeCore", "LommeImages", "LommeScan", "LommeCamera", "LommeQR", "LommeVaultKit", "LommeTPM"]
+    static let libraries = ["LommeCore", "LommeImages", "LommeScan", "LommeCamera", "LommeQR", "LommePrint", "LommeVaultKit", "LommeTPM"]
     static let forbidden = ["print(", "FileHandle.standardError", "readLine", "Terminal.", "getenv("]
 
     static func swiftFiles(under directory: String) -> [String] {

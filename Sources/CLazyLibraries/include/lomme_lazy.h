@@ -1,10 +1,11 @@
 #ifndef LOMME_LAZY_H
 #define LOMME_LAZY_H
 
-/// The picture and QR libraries and tpm2-tss, loaded with dlopen on first use. The binary does not
-/// link them (no NEEDED entry): `get`, `unlock`, `--version` and the other commands that
-/// never touch a picture do not load libheif (and x265, aom, dav1d), zbar (and X11,
-/// D-Bus, v4l), libpng, libjpeg, libwebp, libqrencode, tpm2-tss or FFmpeg at start-up.
+/// The picture and QR libraries, tpm2-tss, FFmpeg and cairo, loaded with dlopen on first use.
+/// The binary does not link them (no NEEDED entry): `get`, `unlock`, `--version` and the other
+/// commands that never touch a picture do not load libheif (and x265, aom, dav1d), zbar (and
+/// X11, D-Bus, v4l), libpng, libjpeg, libwebp, libqrencode, tpm2-tss, FFmpeg or cairo (and
+/// fontconfig, FreeType, pixman) at start-up.
 ///
 /// Each function the package calls is defined in this target with the real prototype
 /// (the real header is included, so the compiler checks it) and forwards to the
@@ -28,6 +29,7 @@ enum lomme_library {
     LOMME_LIBRARY_AVDEVICE,
     LOMME_LIBRARY_SWSCALE,
     LOMME_LIBRARY_AVUTIL,
+    LOMME_LIBRARY_CAIRO,
     LOMME_LIBRARY_COUNT
 };
 
