@@ -1,5 +1,7 @@
 import ArgumentParser
+import Glibc
 import LommeCore
+import LommePrint
 import LommeVaultKit
 
 struct Init: ParsableCommand {
@@ -27,16 +29,56 @@ struct Init: ParsableCommand {
     @Flag(name: .long, help: "This machine issues codes (a parent's): no QR code of the receiving key.")
     var parent = false
 
+    @Option(name: .customLong("recovery-kit"), help: ArgumentHelp(
+        "With --parent: write the household's recovery kit to FILE.pdf, FILE.png or FILE.svg (mode 0600; print it, then delete the file) instead of showing it on the terminal.",
+        valueName: "FILE"))
+    var recoveryKit: String?
+
+    @Option(name: .customLong("paper"), help: ArgumentHelp("The recovery kit's paper: a4 or letter (default a4).", valueName: "size"))
+    var paper: Paper = .a4
+
+    @Flag(name: .customLong("restore"), help: "With --parent: a new laptop for the household whose recovery kit is given (--recovery-file, --recovery-image, or typed).")
+    var restore = false
+
+    @OptionGroup var recovery: RecoveryKeyOptions
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
         if child && parent { throw ValidationError("give --child or --parent, not both") }
+        if (recoveryKit != nil || restore) && !parent { throw ValidationError("\(restore ? "--restore" : "--recovery-kit") goes with --parent") }
+        if restore && recoveryKit != nil { throw ValidationError("--restore keeps the household's kit: leave out --recovery-kit") }
+        if recovery.given && !restore { throw ValidationError("--recovery-file and --recovery-image go with --parent --restore") }
+        if let recoveryKit, !["pdf", "png", "svg"].contains(where: { recoveryKit.lowercased().hasSuffix("." + $0) }) {
+            throw ValidationError("--recovery-kit takes FILE.pdf, FILE.png or FILE.svg")
+        }
     }
 
     func run() throws {
         let context = try vault.prepare()
-        let made = try Provisioning(context).createVault(source: vault.source, noPrompt: vault.noPrompt,
-                                                refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file")
+        if restore { return try runRestore(context) }
+        // The parent's recovery kit is given before the vault is made: a file, or the
+        // terminal with two groups typed back; with neither, no kit (`recovery kit` later).
+        var key: RecoveryKey?
+        if parent {
+            let made = RecoveryKey.generate()
+            let kit = KitOutput.kit(made, household: Fingerprint.of(made.householdKey.publicKey))
+            if let recoveryKit {
+                try KitOutput.write(kit, to: recoveryKit, paper: paper)
+                key = made
+            } else if !vault.noPrompt, context.interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) {
+                try KitOutput.showAndCheck(kit, key: made, context.interaction)
+                key = made
+            }
+        }
+        let made: (identity: DeviceIdentity, limits: KDFLimits, seconds: Double)
+        do {
+            made = try Provisioning(context).createVault(source: vault.source, noPrompt: vault.noPrompt,
+                                                         refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file",
+                                                         recovery: key)
+        } catch {
+            if let recoveryKit, key != nil { unlink(recoveryKit) }  // a kit of no vault
+            throw error
+        }
         let receiving = made.identity.receiving.publicKey
         Terminal.info("""
             Created the vault \(context.store.path) (\(made.limits); \(formatSeconds(made.seconds)) to unlock here).
@@ -44,6 +86,13 @@ struct Init: ParsableCommand {
               receiving key  \(receiving.fingerprint)  a parent seals codes to it: show it to them (`lomme-vault key` prints it with its QR code)
               issuer         \(made.identity.signing.fingerprint)  a child compares it when importing a code this machine issues (`lomme-vault key --issuer`)
             """)
+        if let key {
+            let household = Fingerprint.of(key.householdKey.publicKey)
+            Terminal.info(recoveryKit.map { "Wrote the household's recovery kit to \($0) (household \(household)): print it, keep the sheet like a passport, and delete the file." }
+                ?? "The household's recovery kit (household \(household)) is the one you wrote down: keep it like a passport.")
+        } else if parent {
+            Terminal.info("No recovery kit was made (no terminal to show it on, and no --recovery-kit FILE): until there is one, nothing can restore this household on a new laptop and codes carry no household key. Make one with `lomme-vault recovery kit --output kit.pdf`.")
+        }
         if try receivesCodes(context) {
             try DeviceKeyOutput.show(receiving, instead: "`lomme-vault key --output key.png` (the vault is made already)")
             Terminal.info("Import a config with `lomme-vault import PHOTO` or `lomme-vault import --stdin`.")
@@ -56,6 +105,26 @@ struct Init: ParsableCommand {
                 first asks the passphrase once for all of them.
                 """)
         }
+    }
+
+    /// `init --parent --restore`: the household key from the kit, a new issuer for this
+    /// laptop that it vouches for (a newer vouch: the lost laptop's issuer is revoked as each
+    /// child imports a code from this one), and what to do next.
+    func runRestore(_ context: VaultContext) throws {
+        let restored = try RecoveryService(context, vault.unlockOptions).restore(try recovery.source())
+        let household = restored.root.fingerprint
+        Terminal.info("""
+            Created the vault \(context.store.path) (\(restored.limits); \(formatSeconds(restored.seconds)) to unlock here), restored \
+            from the recovery kit of the household \(household). This laptop's issuer is \(restored.identity.signing.fingerprint); \
+            the household key vouches for it alone, so each child's device takes its codes without a question and from \
+            then on refuses codes of the lost laptop. If a child's device shows another household (`lomme-vault status` \
+            there), this kit is another household's: that device will refuse this laptop's codes.
+            Next:
+              1. store the config again (the old secret went with the lost laptop: ask the bank for a new one): `lomme-vault import --stdin < config.json`
+              2. add each child again, from the key `lomme-vault key` shows on their device: `lomme-vault child add NAME --key KEY --account ACCOUNTNR`
+              3. give every child a code: `lomme-vault issue --all`
+            """)
+        Terminal.output(restored.identity.receiving.publicKey.text + "\n")
     }
 
     /// --child, --parent, or the answer on a terminal (no terminal, or --no-prompt: no).

@@ -53,8 +53,10 @@ struct IssueAll {
             if index > 0 { Terminal.output("\u{1B}[H\u{1B}[2J") }  // the next code on a clean screen
             let last = index == plan.items.count - 1
             let next = last ? [] : ["Enter: the next code (\(plan.items[index + 1].child.name)); Ctrl-C stops (the codes shown so far are recorded)."]
+            let lower = level == .L ? "" : "a lower --level than \(level.rawValue) or "
             try TerminalCode.show(code, before: ([label] + Issue.summary(issued, code: code)).joined(separator: "\n"),
-                                  note: label + ": " + Issue.recap(issued), printedAfter: next)
+                                  note: label + ": " + Issue.recap(issued), printedAfter: next,
+                                  instead: "\(lower)--output-dir DIR (a file for each child)")
             try service.handedOut(issued, now: Int64(time(nil)))
             if !last {
                 Terminal.info(next[0])

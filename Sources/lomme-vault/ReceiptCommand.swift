@@ -50,7 +50,7 @@ struct ReceiptCommand: ParsableCommand {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
             Terminal.info("Wrote the receipt to \(output). " + about)
         } else {
-            try TerminalCode.show(code, before: about)
+            try TerminalCode.show(code, before: about, instead: "`lomme-vault receipt --output receipt.png`")
         }
     }
 }

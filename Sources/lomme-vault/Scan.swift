@@ -99,6 +99,8 @@ struct Scan: ParsableCommand {
             return "\(photo): a lomme-vault receiving key that cannot be used: \(problem?.message ?? "damaged")\n"
         case .receipt(let receipt?, _):
             return "\(photo): a child's receipt for the sealed code \(receipt.codeIdHex); the parent checks it with `lomme-vault child confirm \(again)`\n"
+        case .recoveryKey:
+            return "\(photo): a household's recovery kit: its key is a secret (not shown; `lomme-vault scan --raw` prints it). Keep the sheet like a passport; `lomme-vault recovery verify --recovery-image \(again)` checks it against a vault\n"
         case .receipt(nil, let problem):
             return "\(photo): a lomme-vault receipt that cannot be read: \(problem?.message ?? "damaged")\n"
         case .other(let text):

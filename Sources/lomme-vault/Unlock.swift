@@ -14,7 +14,7 @@ struct Unlock: ParsableCommand {
             Where the kernel refuses the keyring (some containers), or with LOMME_VAULT_KEYRING=off, \
             unlock fails (exit 1) and every command asks for the passphrase instead.
             """ + " " + SlotKinds.all.map { $0.unlockHelp }.joined(separator: " ")
-            + " Exit 3: no terminal to ask on and no passphrase (or PIN) given; 4: wrong passphrase, wrong TPM PIN, or a key file that does not open the vault; 1: a TPM in lockout (unlock with the passphrase), no TPM, a PCR changed, or no keyring; 5: the vault is damaged; 6: no vault."
+            + " Exit 3: no terminal to ask on and no passphrase (or PIN, or recovery key) given; 4: wrong passphrase, wrong TPM PIN, a key file or recovery key that does not open the vault; 1: a TPM in lockout (unlock with the passphrase), no TPM, a PCR changed, no recovery slot, or no keyring; 2: a --recovery-image photo with no QR code; 5: the vault is damaged; 6: no vault; 7: a --recovery-image photo whose code is not a kit; 64: a recovery key with a typo (its group named)."
     )
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))
@@ -25,10 +25,14 @@ struct Unlock: ParsableCommand {
                                  valueName: "argument"))
     var argument: String?
     @OptionGroup var pin: PINOptions
+    @OptionGroup var recovery: RecoveryKeyOptions
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        try SlotKindName.check(with.kind, argument: argument, given: pin.given ? [.pin: "--pin-fd and --pin-file"] : [:], command: "unlock --with")
+        var given: [SlotOption: String] = [:]
+        if pin.given { given[.pin] = "--pin-fd and --pin-file" }
+        if recovery.given { given[.recovery] = "--recovery-file and --recovery-image" }
+        try SlotKindName.check(with.kind, argument: argument, given: given, command: "unlock --with")
         _ = try DurationOption.seconds(timeout, option: "--timeout", atMost: Session.hardLimit)
     }
 
@@ -38,11 +42,16 @@ struct Unlock: ParsableCommand {
         let service = UnlockService(context)
         let unlocked = with.kind == PassphraseSlotKind.self
             ? try service.unlock(idle: idle, vault.unlockOptions)
-            : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, pin: pin.source, noPrompt: vault.noPrompt))
+            : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, pin: pin.source,
+                                                                          recovery: with.kind == RecoverySlot.self ? try recovery.source() : nil,
+                                                                          noPrompt: vault.noPrompt))
         let now = UInt64(time(nil))
         let left = DurationText.rough(unlocked.deadline > now ? unlocked.deadline - now : 0)
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase or a TPM PIN, starts a new 12h)" : "in 12h at the latest"
         Terminal.info("Unlocked \(context.store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
+        if with.kind == RecoverySlot.self {
+            Terminal.info("Opened with the recovery kit. If the passphrase is forgotten, set a new one now: `lomme-vault passwd` (it asks no old passphrase while the vault is unlocked).")
+        }
         if let warning = unlocked.warning { Terminal.error(warning) }
     }
 }

@@ -70,11 +70,13 @@ struct RecoveryServiceTests {
         let (box, options, made) = try Self.parent()
         let old = try #require(made)
         let service = RecoveryService(box.context(ScriptedInteraction()), options)
-        let needsOld = #expect(throws: LommeError.self) { try service.newKit(old: nil) }
+        let needsOld = #expect(throws: LommeError.self) { try service.planKit(old: nil) }
         #expect(needsOld?.code == .usage && needsOld?.message.contains("needs the old") == true)
-        let stranger = #expect(throws: LommeError.self) { try service.newKit(old: .photo(text: RecoveryKey.generate().qrText, path: "x")) }
+        let stranger = #expect(throws: LommeError.self) { try service.planKit(old: .photo(text: RecoveryKey.generate().qrText, path: "x")) }
         #expect(stranger?.code == .wrongPassphrase)
-        let kit = try service.newKit(old: .photo(text: old.qrText, path: "kit.jpg"))
+        let kit = try service.planKit(old: .photo(text: old.qrText, path: "kit.jpg"))
+        #expect(try Self.contents(box, options).household.root?.publicKey == old.householdKey.publicKey, "nothing written before store")
+        try service.store(kit)
         #expect(kit.replaced && kit.root.rotation?.old == old.householdKey.publicKey)
         #expect(kit.root.rotation?.vouches(for: kit.key.householdKey.publicKey) == true)
         let contents = try Self.contents(box, options)
@@ -92,7 +94,9 @@ struct RecoveryServiceTests {
     @Test func aVaultFromBeforeKitsGetsItsFirstKitWithoutAnOldOne() throws {
         let (box, options, _) = try Self.parent(kit: false)
         #expect(try Self.contents(box, options).household.root == nil)
-        let kit = try RecoveryService(box.context(ScriptedInteraction()), options).newKit(old: nil)
+        let service = RecoveryService(box.context(ScriptedInteraction()), options)
+        let kit = try service.planKit(old: nil)
+        try service.store(kit)
         #expect(!kit.replaced && kit.root.rotation == nil)
         #expect(try Self.contents(box, options).household.root == kit.root)
     }

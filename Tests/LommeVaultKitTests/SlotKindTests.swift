@@ -13,7 +13,7 @@ struct SlotKindTests {
         let names = SlotKinds.all.map { $0.name }
         let bytes = SlotKinds.all.map { $0.kind.rawValue }
         #expect(Set(names).count == names.count && Set(bytes).count == bytes.count, "\(names) \(bytes)")
-        #expect(names == ["passphrase", "tpm2", "keyfile"])
+        #expect(names == ["passphrase", "tpm2", "keyfile", "recovery"])
         for kind in SlotKinds.all {
             #expect(SlotKinds.named(kind.name)?.kind == kind.kind)
             #expect(SlotKinds.of(kind.kind)?.name == kind.name)

@@ -8,18 +8,33 @@ package enum Payload: Sendable {
     case receivingKey(ReceivingKey?, problem: LommeError?)
     /// A child's receipt (`LR1:…`, what `lomme-vault receipt` shows), for `child confirm`.
     case receipt(Receipt?, problem: LommeError?)
+    /// The household's recovery key (`LVR1:…`, the recovery kit's QR code): a secret.
+    case recoveryKey
     /// Anything else: some other QR code.
     case other(String)
 
     /// The kind of payload a QR code's text is, decided here only (`classify`, the
     /// scanner's stop rule `isImportable` and `import` all ask this).
     package enum Kind: Sendable, Equatable {
-        case sealed, plain, receivingKey, receipt, other
+        case sealed, plain, receivingKey, receipt, recoveryKey, other
+
+        /// What a code of this kind is, for a message saying it is not the one wanted.
+        package var what: String {
+            switch self {
+            case .sealed: "it is a sealed code, for the child's `lomme-vault import`"
+            case .plain: "it is a plain config"
+            case .receivingKey: "it is a device's receiving key, for `lomme-vault child add --key-image`"
+            case .receipt: "it is a child's receipt, for `lomme-vault child confirm`"
+            case .recoveryKey: "it is a household's recovery kit, a secret: put it away"
+            case .other: "it holds other text"
+            }
+        }
     }
 
     package static func kind(of text: String) -> Kind {
         if Envelope.isEnvelope(text) { return .sealed }
         if Receipt.isReceipt(text) { return .receipt }
+        if RecoveryKey.isRecoveryKey(text) { return .recoveryKey }
         if Bech32.decode(text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix) != nil { return .receivingKey }
         if PlainPayload.looksLikeConfig(text) { return .plain }
         return .other
@@ -50,6 +65,7 @@ package enum Payload: Sendable {
                 return .receipt(nil, problem: error)
             }
         }
+        if kind == .recoveryKey { return .recoveryKey }
         if kind == .plain, let json = try? JSON.parse(bytes),
             let config = try? Config(json: json, checksums: false)
         {

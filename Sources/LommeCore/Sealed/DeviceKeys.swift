@@ -29,10 +29,12 @@ package struct ReceivingKey: Sendable, Equatable {
 
     /// A key as the vault stored it (a child's): a key stored before non-canonical keys were
     /// refused is read in its canonical form (what the device itself has), never refused, so
-    /// such a vault still opens.
+    /// such a vault still opens. Whether it is usable was checked when it was stored, and is
+    /// again when a code is sealed to it (`isUsable`, crypto_box_seal): not at every read, which
+    /// for a household of a thousand children was most of `child list`.
     package init?(stored text: String) {
         guard let data = Bech32.decode(text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix),
-              let key = ReceivingKey(bytes: ReceivingKey.canonical(data)), key.isUsable
+              let key = ReceivingKey(bytes: ReceivingKey.canonical(data))
         else { return nil }
         self = key
     }

@@ -60,15 +60,14 @@ enum PublicKeyCrypto {
     static func isUsableBoxKey(_ publicKey: [UInt8]) -> Bool {
         ready()
         guard publicKey.count == boxPublicKeySize else { return false }
-        let scalar = SecureBytes.random(count: Int(crypto_scalarmult_SCALARBYTES))
-        let shared = SecureBytes(count: Int(crypto_scalarmult_BYTES))
-        let result = shared.withUnsafeMutableBytes { output in
-            scalar.withUnsafeBytes { secret in
-                crypto_scalarmult(output.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                  secret.baseAddress!.assumingMemoryBound(to: UInt8.self), publicKey)
-            }
+        // A throwaway scalar, secret to no one: plain arrays, wiped, no locked pages to map.
+        var scalar = randomBytes(Int(crypto_scalarmult_SCALARBYTES))
+        var shared = [UInt8](repeating: 0, count: Int(crypto_scalarmult_BYTES))
+        defer {
+            wipe(&scalar)
+            wipe(&shared)
         }
-        return result == 0
+        return crypto_scalarmult(&shared, scalar, publicKey) == 0
     }
 
     /// `crypto_box_seal`; nil when libsodium refuses the key (a low-order point).

@@ -42,6 +42,8 @@ package struct ImportService {
             throw LommeError.refused("this is a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY`")
         case .receipt:
             throw LommeError.refused("this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
+        case .recoveryKey:
+            throw LommeError.refused("this is a household's recovery kit, not a config: keep it secret, like a passport; the parent uses it with `lomme-vault unlock --with recovery` or `lomme-vault init --parent --restore`")
         case .plain, .other:
             // A plain config, or something that is not one: the plain rules say which and why.
             return try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums))

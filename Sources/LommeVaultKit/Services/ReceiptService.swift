@@ -50,7 +50,7 @@ package struct ReceiptService {
     /// Checks `payload` as a receipt for the child's last handed-out code and records it.
     package func confirm(_ payload: ClassifiedPayload) throws(LommeError) -> Confirmation {
         guard payload.kind == .receipt else {
-            throw LommeError.refused("this QR code is not a receipt (\(Self.describe(payload.kind))); the child shows one with `lomme-vault receipt` after importing a sealed code")
+            throw LommeError.refused("this QR code is not a receipt (\(payload.kind.what)); the child shows one with `lomme-vault receipt` after importing a sealed code")
         }
         let receipt = try Receipt(text: payload.text)
         let opened = try open()
@@ -89,15 +89,5 @@ package struct ReceiptService {
             throw LommeError.refused("this receipt is for an older code of \(child.name)'s (issued \(VaultContents.timestamp(Int(record.issued)))); their last code was issued \(VaultContents.timestamp(Int(last.issued))): ask them to import it and show the new receipt; nothing changed")
         }
         return (child, record)
-    }
-
-    static func describe(_ kind: Payload.Kind) -> String {
-        switch kind {
-        case .sealed: "it is a sealed code, for the child's `lomme-vault import`"
-        case .plain: "it is a plain config"
-        case .receivingKey: "it is a device's receiving key, for `lomme-vault child add --key-image`"
-        case .receipt: "it is a receipt"
-        case .other: "it holds other text"
-        }
     }
 }

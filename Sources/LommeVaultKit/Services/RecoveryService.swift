@@ -14,12 +14,15 @@ package struct RecoveryService {
         self.unlock = unlock
     }
 
-    /// What a kit shows: the key, the household's fingerprint, the date.
+    /// A kit: the key, the household key it derives (its public half, vouch and rotation).
     package struct Kit: Sendable {
         package var key: RecoveryKey
         package var root: HouseholdRoot
-        /// An older kit was replaced: its household key vouched for this one.
+        /// An older kit is replaced: its household key vouches for this one.
         package var replaced: Bool
+        let previous: HouseholdRoot?
+        let identity: DeviceIdentity?
+        let opened: OpenedVault?
     }
 
     /// The household key of `key`, with a vouch naming `issuers` (keys or ids) whose version
@@ -39,44 +42,48 @@ package struct RecoveryService {
         return try Session.open(context, unlock)
     }
 
-    /// `recovery kit`: a new recovery key, its household key vouching for the issuers of
-    /// the old vouch (this machine's when there was none), and a recovery slot replacing
-    /// any old one — in one write. A vault with a household key already needs the old kit
-    /// (`old`): the old household key vouches for the new one, so the children follow.
-    package func newKit(old: RecoveryKeySource?) throws(LommeError) -> Kit {
+    /// `recovery kit`, first step: a new recovery key and its household key vouching for the
+    /// issuers of the old vouch (this machine's when there was none). A vault with a
+    /// household key already needs the old kit (`old`): the old household key vouches for
+    /// the new one, so the children follow. Nothing is written: the kit is given first (a
+    /// file, or the terminal and the key typed back), then `store(_:)`.
+    package func planKit(old: RecoveryKeySource?) throws(LommeError) -> Kit {
         let opened = try open()
         let current = opened.contents.household.root
-        let oldKey: RecoveryKey?
+        var rotation: RootRotation?
+        let key = RecoveryKey.generate()
         if let current {
             guard let old else {
                 throw LommeError.usage("this household has a recovery kit already (household \(current.fingerprint)); a new one needs the old: give it with --recovery-file PATH or --recovery-image PHOTO, or type it when asked")
             }
-            let key = try old.read(context.interaction, noPrompt: unlock.noPrompt)
-            guard key.householdKey.publicKey == current.publicKey else {
+            let oldKey = try old.read(context.interaction, noPrompt: unlock.noPrompt)
+            guard oldKey.householdKey.publicKey == current.publicKey else {
                 throw LommeError(.wrongPassphrase, "that recovery key is not this household's (household \(current.fingerprint)); give the kit printed for this vault; nothing changed")
             }
-            oldKey = key
-        } else {
-            oldKey = nil
+            rotation = RootRotation.make(from: oldKey.householdKey, to: key.householdKey.publicKey)
         }
-        let key = RecoveryKey.generate()
         // The issuers the household key vouched for go on; the first kit vouches for this machine.
         let identity = opened.contents.identity ?? DeviceIdentity.generate()
         let issuers = current?.vouch.issuers ?? [identity.signing.publicKey]
-        let root = try Self.root(key, issuers: issuers, after: current?.vouch.version,
-                                 rotation: oldKey.map { RootRotation.make(from: $0.householdKey, to: key.householdKey.publicKey) })
+        let root = try Self.root(key, issuers: issuers, after: current?.vouch.version, rotation: rotation)
+        return Kit(key: key, root: root, replaced: current != nil, previous: current, identity: identity, opened: opened)
+    }
+
+    /// `recovery kit`, second step: the recovery slot of the new key (replacing the old
+    /// one) and the household key, in one write.
+    package func store(_ kit: Kit) throws(LommeError) {
+        guard let opened = kit.opened, let identity = kit.identity else { throw LommeError.failure("this kit is for a new vault") }
         try VaultActions.update(opened, slots: { (slots: inout [VaultSlot], salt: [UInt8], fileKey: SecureBytes) throws(LommeError) in
             slots.removeAll { $0.kind == RecoverySlot.kind }
-            slots.append(RecoverySlot.slot(key, fileKey: fileKey, id: VaultLayout(salt: salt, publicKeys: VaultPublicKeys(), slots: slots).nextSlotID,
-                                           vaultSalt: salt))
+            let id = VaultLayout(salt: salt, publicKeys: VaultPublicKeys(), slots: slots).nextSlotID
+            slots.append(RecoverySlot.slot(kit.key, fileKey: fileKey, id: id, vaultSalt: salt))
         }) { (contents: inout VaultContents) throws(LommeError) in
-            guard contents.household.root == current, contents.identity == nil || contents.identity == identity else {
-                throw LommeError.failure("the household's recovery kit or this machine's keys were changed meanwhile; nothing was written, run it again")
+            guard contents.household.root == kit.previous, contents.identity == nil || contents.identity == identity else {
+                throw LommeError.failure("the household's recovery kit or this machine's keys were changed meanwhile; nothing was written, run it again (and destroy the kit just made)")
             }
             contents.identity = identity
-            contents.household.root = root
+            contents.household.root = kit.root
         }
-        return Kit(key: key, root: root, replaced: current != nil)
     }
 
     /// `recovery verify`: whether `source`'s key is this household's and opens this vault.

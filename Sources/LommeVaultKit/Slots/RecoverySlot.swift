@@ -11,7 +11,7 @@ package struct RecoverySlot: SlotKind {
     package static let kind = VaultSlot.Kind(rawValue: 4)
     package static let name = "recovery"
     package static let argument: String? = nil
-    package static let options: Set<SlotOption> = []
+    package static let options: Set<SlotOption> = [.recovery]
     package static let enrollable = false
     package static let enrollHelp = "A recovery slot is made with the recovery kit (`lomme-vault init --parent`, `lomme-vault recovery kit`), not by enroll."
     package static let unlockHelp = "--with recovery reads the household's recovery key (the terminal, --recovery-file PATH or --recovery-image PHOTO of the kit); then `lomme-vault passwd` sets a new passphrase."

@@ -60,6 +60,8 @@ package enum SlotOption: String, Sendable, CaseIterable {
     case pcrs
     /// `--force`.
     case force
+    /// `--recovery-file`, `--recovery-image`.
+    case recovery
 }
 
 /// What the user gave for a slot on the command line.

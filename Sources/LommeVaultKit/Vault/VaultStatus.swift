@@ -22,6 +22,9 @@ package struct VaultStatus: Sendable {
     package var receivingKey: String?
     package var signingKey: String?
     package var pinnedIssuer: String?
+    /// The household key: a parent's own (it has the kit) or the one a child pinned, with
+    /// its newest vouch's time; `household` in `status --json` (unlocked).
+    package var household: (fingerprint: String, own: Bool, vouch: UInt64)?
     /// Where the stored config came from (nil: not recorded, or no config).
     package var source: ConfigSource?
     /// The key slots (a version 1 file: its one passphrase).
@@ -70,6 +73,7 @@ package struct VaultStatus: Sendable {
                 status.receivingKey = identity.receiving.publicKey.fingerprint
                 status.signingKey = identity.signing.fingerprint
                 status.pinnedIssuer = identity.pinnedIssuer.map(Fingerprint.of)
+                if let pin = identity.household { status.household = (pin.fingerprint, false, pin.vouch.version) }
                 if case .sealed(let issuer)? = contents.source, let last = identity.lastEnvelope {
                     status.issued = (last.issuedMs / 1000, Fingerprint.of(issuer))
                 }
@@ -78,6 +82,7 @@ package struct VaultStatus: Sendable {
                 status.secret = (Config.maskedSecret(config.clientSecret), contents.household.secretSet)
             }
             let household = contents.household
+            if let root = household.root { status.household = (root.fingerprint, true, root.vouch.version) }
             if !household.children.isEmpty {
                 let index = Household.RecordIndex(household.issued)
                 status.children = (household.children.count,
@@ -123,7 +128,7 @@ package struct VaultStatus: Sendable {
         }
         if let children {
             let stale = children.notCurrent == 0 ? "all current"
-                : "\(children.notCurrent) without a code of the current secret: `lomme-vault child list`, `lomme-vault issue --all`"
+                : "\(children.notCurrent) not current: `lomme-vault child list` says why, `lomme-vault issue --all` gives new codes"
             out.append(row("children", "\(children.count) (\(stale))"))
         }
         if let created { out.append(row("created", created)) }
@@ -132,6 +137,12 @@ package struct VaultStatus: Sendable {
             out.append(row("receiving key", "\(receivingKey) (a parent seals codes to it with `lomme-vault issue --to`; `lomme-vault key` prints it)"))
             out.append(row("issuer", "\(signingKey) (this machine's: a child compares it when importing a code issued here)"))
             out.append(row("pinned issuer", pinnedIssuer.map { "\($0) (sealed codes are accepted from this issuer only)" } ?? "none yet"))
+            if let household {
+                let when = VaultContents.timestamp(Int(clamping: household.vouch))
+                out.append(row("household", household.own
+                    ? "\(household.fingerprint) (its recovery kit is this vault's; newest vouch \(when))"
+                    : "\(household.fingerprint) (pinned: its vouch of \(when) says which issuers speak for it)"))
+            }
         } else if unlocked {
             out.append(row("receiving key", "none yet (`lomme-vault key` makes this machine's keys)"))
         } else {
@@ -171,6 +182,7 @@ package struct VaultStatus: Sendable {
         if let receivingKey { members.append(JSON.Member("receivingKey", .string(receivingKey))) }
         if let signingKey { members.append(JSON.Member("issuer", .string(signingKey))) }
         if let pinnedIssuer { members.append(JSON.Member("pinnedIssuer", .string(pinnedIssuer))) }
+        if let household { members.append(JSON.Member("household", .string(household.fingerprint))) }
         if !slots.isEmpty { members.append(JSON.Member("slots", .array(slots.map(\.json)))) }
         return .object(members)
     }

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Glibc
+import LommeCore
+import LommeQR
+import LommePrint
+import LommeVaultKit
+
+/// Gives a recovery kit: a file (PDF for A4 or Letter, PNG, SVG by its name; mode 0600,
+/// never over an existing file), or the terminal, where the parent then types two of its
+/// groups back. Nothing is written to the vault before the kit was given.
+enum KitOutput {
+    /// The kit's page, from the key and the household key it derives.
+    static func kit(_ key: RecoveryKey, household: String) -> RecoveryKit {
+        RecoveryKit(keyText: key.text, qrText: key.qrText, household: household, date: String(VaultContents.timestamp().prefix(10)))
+    }
+
+    /// Writes the kit to `path` (mode 0600; an existing file is never replaced).
+    static func write(_ kit: RecoveryKit, to path: String, paper: Paper) throws {
+        let bytes = try kit.fileBytes(for: path, paper: paper)
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            throw LommeError.failure("\(path) exists; a recovery kit is never written over a file (it may be another kit): name a new file")
+        }
+        try FileIO.replace(path, with: bytes, mode: 0o600)
+    }
+
+    /// Shows the kit on the terminal and has the parent type back two of its groups (asked
+    /// again until they match; Ctrl-C stops with nothing made).
+    static func showAndCheck(_ kit: RecoveryKit, key: RecoveryKey, _ interaction: any Interaction) throws {
+        let lines = kit.terminalLines()
+        let code = try kit.code()
+        let groups = key.text.split(separator: "-").map(String.init)
+        while true {
+            try TerminalCode.show(code, before: lines.before, note: lines.after,
+                                  instead: "`--recovery-kit kit.pdf` to print it (nothing was made yet)")
+            let first = Int.random(in: 0..<groups.count)
+            var second = Int.random(in: 0..<groups.count - 1)
+            if second >= first { second += 1 }
+            let (a, b) = (min(first, second), max(first, second))
+            var typed = try interaction.askSecret("Written down? Type group \(a + 1) and group \(b + 1) of the recovery key (with a space between): ").bytes
+            defer { SecureBytes.wipe(&typed) }
+            let answer = String(decoding: typed, as: UTF8.self).uppercased().split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
+            if answer == [groups[a], groups[b]] {
+                Terminal.write("\u{1B}[H\u{1B}[2J\u{1B}[3J", to: STDOUT_FILENO)  // the key off the screen and its scrollback
+                return
+            }
+            interaction.notice("Those are not groups \(a + 1) and \(b + 1) of the key: check what you wrote down against the kit shown again.")
+        }
+    }
+}
+
+extension Paper: ExpressibleByArgument {}
