@@ -74,9 +74,10 @@ struct IssueAll {
     /// Issues one planned code; nil (said as a warning) when the child was removed or
     /// rekeyed meanwhile, which the service checks under the write lock.
     static func issue(_ item: IssueService.Plan.Item, of plan: inout IssueService.Plan, _ service: IssueService) throws -> IssueService.Issued? {
-        do {
+        do throws(LommeError) {
             return try service.issue(item, of: &plan, nowMs: VaultContents.nowMilliseconds())
-        } catch let error as LommeError where error.code == .notFound {
+        } catch {
+            guard error.code == .notFound else { throw error }
             Terminal.error("warning: " + error.message)
             return nil
         }

@@ -6,12 +6,14 @@ struct Passwd: ParsableCommand {
         commandName: "passwd",
         abstract: "Change the vault's passphrase, and its file key when no slot is lost by it (--rotate: always).",
         discussion: """
-            The current passphrase comes from --passphrase-fd/--passphrase-file or the terminal; the new one from \
+            The current passphrase comes from --passphrase-fd/--passphrase-file or the terminal, and is not \
+            asked while the vault is unlocked: a forgotten passphrase is replaced after `lomme-vault unlock \
+            --with recovery` (the household's recovery kit). The new one comes from \
             --new-passphrase-fd/--new-passphrase-file or the terminal (twice). LOMME_VAULT_KDF applies as for init. \
             A new file key (and vault id) means a copy of the vault or of its unlocked key taken before opens \
             nothing now. passwd makes one when every other slot can take it without a question (a TPM slot \
             without PIN, if its TPM answers); otherwise (a TPM slot with a PIN, a key file) it keeps the file key, so \
-            such slots keep working, and says so. --rotate always makes a new file key and removes the slots that \
+            such slots keep working, and says so (a recovery slot too: the kit goes on opening the vault). --rotate always makes a new file key and removes the slots that \
             cannot take it, naming them to be enrolled again: what to run after a suspected leak. Either way \
             the .bak is replaced and an unlocked session ends.
             """

@@ -66,12 +66,15 @@ struct StartupTests {
 
     /// The library is hidden in a private mount namespace (an empty file bound over it),
     /// as on a machine without the package: one line naming the package, the SPEC's code.
-    @Test(arguments: [("libzbar.so.0", 2), ("libqrencode.so.4", 1)])
+    @Test(arguments: [("libzbar.so.0", 2), ("libqrencode.so.4", 1), ("libcairo.so.2", 1)])
     func aMissingLibraryIsOneLineNamingThePackage(soname: String, code: Int32) throws {
         let box = CLI.Sandbox()
         let png = CLI.qrImage("photo", in: box)
         let json = box.write("config.json", Sample.configB)
-        let command = soname.hasPrefix("libzbar") ? "scan '\(png)'" : "issue --no-check --from '\(json)' --output '\(box.path)/out.png'"
+        let pw = box.write("pw", "startup test passphrase\n")
+        let command = soname.hasPrefix("libzbar") ? "scan '\(png)'"
+            : soname.hasPrefix("libcairo") ? "init --parent --recovery-kit '\(box.path)/out.pdf' --vault '\(box.vault)' --passphrase-file '\(pw)'"
+            : "issue --no-check --from '\(json)' --output '\(box.path)/out.png'"
         let hide = #"file=$(readlink -f "$(ldconfig -p | grep -m1 "$1 " | sed 's/.*=> //')") && "#
             + #"unshare -rm sh -c 'mount --bind /dev/null "$0" && exec "$LV" "$@"' "$file" "#
         let r = CLI.run([soname], shell: hide + command)
@@ -79,6 +82,7 @@ struct StartupTests {
         #expect(r.status == code, "\(r.status): \(r.stderr)")
         let lines = r.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains(soname) && lines[0].contains("Debian package \(package)"), "\(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: box.path + "/out.png"))
+        #expect(!FileManager.default.fileExists(atPath: box.path + "/out.png") && !FileManager.default.fileExists(atPath: box.path + "/out.pdf"))
+        #expect(!FileManager.default.fileExists(atPath: box.vault), "no vault without its kit")
     }
 }

@@ -5,11 +5,15 @@
 ///
 /// An issuer id is BLAKE2b-128 of the issuer's Ed25519 key. The signature is the household
 /// key's Ed25519 signature of `"lomme-vault vouch v1" 0x00 · household public key · the
-/// bytes before the signature`. The version is the Unix time it was signed, at least the
-/// previous version + 1: a new laptop restored from the kit signs a newer vouch without
-/// knowing the old one.
+/// bytes before the signature`. The version is the Unix time in milliseconds it was signed,
+/// at least the previous version + 1: a new laptop restored from the kit signs a newer vouch
+/// without knowing the old one.
 package struct Vouch: Sendable, Equatable {
+    /// Unix milliseconds of the signing (at least the previous version + 1).
     package let version: UInt64
+
+    /// When it was signed, as people read it.
+    package var signed: String { VaultContents.timestamp(Int(clamping: version / 1000)) }
     package let issuers: [[UInt8]]
     let signature: [UInt8]
 

@@ -130,7 +130,7 @@ package struct SealedImport: Sendable {
         // An equal or older vouch changes nothing: the issuer must be one the pinned vouch names.
         guard held.vouch.names(issuerKey) else {
             throw LommeError.refused(
-                "this code was issued by \(newPrint), which no longer speaks for this household: the household key \(held.fingerprint) vouched for another issuer since (\(VaultContents.timestamp(Int(clamping: held.vouch.version)))); do not use it, and ask the parent for a code from their current machine")
+                "this code was issued by \(newPrint), which no longer speaks for this household: the household key \(held.fingerprint) vouched for another issuer since (\(held.vouch.signed)); do not use it, and ask the parent for a code from their current machine")
         }
         return (state, held, .none)
     }
@@ -161,7 +161,7 @@ package struct SealedImport: Sendable {
         case .replacing(let old):
             lines.append("Issuer \(print) REPLACES the pinned issuer \(Fingerprint.of(old)) (--trust-new-issuer).")
         case .vouched(let old):
-            let vouch = household.map { " (its vouch of \(VaultContents.timestamp(Int(clamping: $0.vouch.version))))" } ?? ""
+            let vouch = household.map { " (its vouch of \($0.vouch.signed))" } ?? ""
             let gone = household?.vouch.names(old) == false ? ", which no longer speaks for this household" : ""
             lines.append("Issuer \(print), new: the household key \(household?.fingerprint ?? "?") vouches for it\(vouch); it takes the place of \(Fingerprint.of(old))\(gone).")
         }
@@ -170,7 +170,7 @@ package struct SealedImport: Sendable {
         case .learned:
             lines.append("Household key \(household!.fingerprint): pinned with the issuer. A new laptop of the parent's, restored from the household's recovery kit, is then taken without a question.")
         case .newerVouch:
-            lines.append("Household key \(household!.fingerprint): a newer vouch (\(VaultContents.timestamp(Int(clamping: household!.vouch.version)))) is pinned.")
+            lines.append("Household key \(household!.fingerprint): a newer vouch (\(household!.vouch.signed)) is pinned.")
         case .rotated:
             lines.append("Household key \(household!.fingerprint): a new key, which the pinned one vouched for (a new recovery kit); pinned.")
         }

@@ -26,10 +26,10 @@ package struct RecoveryService {
     }
 
     /// The household key of `key`, with a vouch naming `issuers` (keys or ids) whose version
-    /// is now (Unix seconds), at least `after` + 1.
+    /// is now (Unix milliseconds), at least `after` + 1.
     package static func root(_ key: RecoveryKey, issuers: [[UInt8]], after: UInt64?, rotation: RootRotation? = nil) throws(LommeError) -> HouseholdRoot {
         let household = key.householdKey
-        let version = max(UInt64(max(0, time(nil))), (after ?? 0) + 1)
+        let version = max(UInt64(max(0, VaultContents.nowMilliseconds())), (after ?? 0) + 1)
         let vouch = try Vouch.make(household, version: version, issuers: issuers)
         return HouseholdRoot(publicKey: household.publicKey, vouch: vouch, rotation: rotation, made: VaultContents.timestamp())
     }

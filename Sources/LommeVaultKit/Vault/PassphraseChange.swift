@@ -25,11 +25,23 @@ package enum PassphraseChange {
     /// Gives the key-encryption key of a slot that opens without a question, or nil.
     package typealias SlotOpener = (VaultSlot, _ vaultSalt: [UInt8]) -> SecureBytes?
 
+    /// The vault key `passwd` changes the passphrase of, and the passphrase slot it replaces:
+    /// an unlocked session proves the key when no current passphrase is given (after
+    /// `unlock --with recovery`, the way back from a forgotten passphrase); else the current
+    /// passphrase, asked or read.
+    static func currentKey(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ old: UnlockOptions) throws(LommeError) -> (key: SecureBytes, slot: UInt8?) {
+        if old.source == .terminal, let (master, _) = Session.fromKeyring(context, sealed, refresh: false) {
+            context.interaction.notice("The vault is unlocked: its session stands for the current passphrase, which is not asked.")
+            return (master, sealed.slots.first { $0.kind == .passphrase }?.id)
+        }
+        return try Session.passphraseKey(context, sealed, old, prompt: "Current passphrase for \(context.store.path): ")
+    }
+
     package static func run(_ context: VaultContext, old: UnlockOptions, new: PassphraseSource, forceRotation: Bool,
                             opener: SlotOpener = { _, _ in nil }) throws(LommeError) -> Result {
         let store = context.store
         let sealed = try VaultFormat.parse(try store.read())
-        let (oldKey, openedSlot) = try Session.passphraseKey(context, sealed, old, prompt: "Current passphrase for \(store.path): ")
+        let (oldKey, openedSlot) = try currentKey(context, sealed, old)
         if new == .terminal && old.noPrompt {
             throw LommeError(.locked, "--no-prompt: give the new passphrase with --new-passphrase-fd or --new-passphrase-file")
         }

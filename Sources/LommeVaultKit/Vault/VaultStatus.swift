@@ -138,7 +138,7 @@ package struct VaultStatus: Sendable {
             out.append(row("issuer", "\(signingKey) (this machine's: a child compares it when importing a code issued here)"))
             out.append(row("pinned issuer", pinnedIssuer.map { "\($0) (sealed codes are accepted from this issuer only)" } ?? "none yet"))
             if let household {
-                let when = VaultContents.timestamp(Int(clamping: household.vouch))
+                let when = VaultContents.timestamp(Int(clamping: household.vouch / 1000))
                 out.append(row("household", household.own
                     ? "\(household.fingerprint) (its recovery kit is this vault's; newest vouch \(when))"
                     : "\(household.fingerprint) (pinned: its vouch of \(when) says which issuers speak for it)"))
