@@ -45,7 +45,7 @@ struct IssueAll {
             let label = "\(item.child.name) — code \(index + 1) of \(plan.items.count)"
             if let folder {
                 try folder.replace(name, with: code.fileBytes(for: name), mode: 0o644)
-                try service.handedOut(issued, now: Int64(time(nil)))
+                try service.handedOut(issued, of: &plan, now: Int64(time(nil)))
                 written += 1
                 Terminal.info("Wrote \(folder.path)/\(name): sealed to \(item.child.name) (\(item.child.receivingKey.fingerprint)), expires \(VaultContents.timestamp(Int(issued.expires))).")
                 continue
@@ -57,7 +57,7 @@ struct IssueAll {
             try TerminalCode.show(code, before: ([label] + Issue.summary(issued, code: code)).joined(separator: "\n"),
                                   note: label + ": " + Issue.recap(issued), printedAfter: next,
                                   instead: "\(lower)--output-dir DIR (a file for each child)")
-            try service.handedOut(issued, now: Int64(time(nil)))
+            try service.handedOut(issued, of: &plan, now: Int64(time(nil)))
             if !last {
                 Terminal.info(next[0])
                 _ = try Prompt.ask("")

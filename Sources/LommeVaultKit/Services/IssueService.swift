@@ -92,12 +92,22 @@ package struct IssueService {
     /// the terminal has finished. Until then the record keeps it as not handed out, and it
     /// makes no child current. Nothing to do for a plain code.
     package func handedOut(_ issued: Issued, now: Int64) throws(LommeError) {
-        guard let id = issued.recordId, let opened = issued.opened else { return }
-        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+        _ = try markHandedOut(issued, now: now)
+    }
+
+    /// `handedOut(_:now:)`, returning the vault as written (nil for a plain code).
+    func markHandedOut(_ issued: Issued, now: Int64) throws(LommeError) -> OpenedVault? {
+        guard let id = issued.recordId, let opened = issued.opened else { return nil }
+        return try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             guard contents.household.markHandedOut(id: id, at: now) else {
                 throw LommeError.failure("the record of the code just issued is gone from the vault (restored from the .bak meanwhile?); the code was handed out, but it is not recorded")
             }
         }
+    }
+
+    /// `handedOut(_:now:)` for a code of `plan`: the plan goes on from the vault as written.
+    package func handedOut(_ issued: Issued, of plan: inout Plan, now: Int64) throws(LommeError) {
+        if let written = try markHandedOut(issued, now: now) { plan.opened = written }
     }
 
     func openForSealing(_ options: UnlockOptions) throws(LommeError) -> OpenedVault {
@@ -151,7 +161,7 @@ package struct IssueService {
     func seal(_ config: Config, to key: ReceivingKey, child: Child?, lifetime: Int64, opened: OpenedVault,
               nowMs: Int64) throws(LommeError) -> Issued {
         var result: Issued?
-        let newKey = try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+        let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             if let child {
                 guard let now = contents.household.child(named: child.name), now.receivingKey == key else {
                     throw LommeError(.notFound, "\(child.name) was removed or given a new key meanwhile; no code was issued to them")
@@ -172,7 +182,7 @@ package struct IssueService {
             result = Issued(payload: payload, config: config, issuer: identity.signing, recipient: key, child: child?.name,
                             issued: issued, expires: expires, recordId: id)
         }
-        result!.opened = try VaultActions.reopened(opened, key: newKey)
+        result!.opened = written
         return result!
     }
 

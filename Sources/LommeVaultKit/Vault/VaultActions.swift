@@ -66,14 +66,25 @@ package enum VaultActions {
     /// under now.
     @discardableResult
     package static func update(_ opened: OpenedVault, _ change: (inout VaultContents) throws(LommeError) -> Void) throws(LommeError) -> SecureBytes {
+        try updated(opened, change).master
+    }
+
+    /// `update`, returning the vault as it was written: a second change made with it finds
+    /// the file as it left it and needs neither to read nor to open it again (`issue --all`
+    /// writes each code's record, then its hand-out, for every child).
+    package static func updated(_ opened: OpenedVault, _ change: (inout VaultContents) throws(LommeError) -> Void) throws(LommeError) -> OpenedVault {
         let store = opened.store
-        return try store.withWriteLock { () throws(LommeError) -> SecureBytes in
+        return try store.withWriteLock { () throws(LommeError) -> OpenedVault in
             var (current, contents) = try current(opened)
             try change(&contents)
             let (bytes, key) = try VaultSealing.reseal(current, key: opened.master, contents: contents)
             try store.write(bytes, key: key)
             if current.version == VaultFormat.version1 { keepSession(opened, bytes: bytes, key: key) }
-            return key
+            var written = OpenedVault(store: store, sealed: try VaultFormat.parse(bytes), master: key, contents: contents,
+                                      fromKeyring: opened.fromKeyring)
+            written.sessionDeadline = opened.sessionDeadline
+            written.sessionIdle = opened.sessionIdle
+            return written
         }
     }
 
@@ -103,17 +114,6 @@ package enum VaultActions {
             try store.write(VaultFormat.seal(contents.plaintext(), master: key, layout: layout), key: key)
             return key
         }
-    }
-
-    /// `opened` as the file is now, sealed under `key` (what `update` returned): for a
-    /// second change after a first (a version 1 file's first write gives it a new key).
-    package static func reopened(_ opened: OpenedVault, key: SecureBytes) throws(LommeError) -> OpenedVault {
-        let sealed = try VaultFormat.parse(try opened.store.read())
-        let contents = try VaultContents(plaintext: VaultFormat.open(sealed, master: key))
-        var reopened = OpenedVault(store: opened.store, sealed: sealed, master: key, contents: contents, fromKeyring: opened.fromKeyring)
-        reopened.sessionDeadline = opened.sessionDeadline
-        reopened.sessionIdle = opened.sessionIdle
-        return reopened
     }
 
     /// After a version 1 file was upgraded, the unlocked session (which held the v1 master
