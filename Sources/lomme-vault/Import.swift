@@ -78,10 +78,11 @@ struct Import: ParsableCommand {
     }
 
     /// After a sealed code: the receipt for the parent, offered on a terminal (not with
-    /// --yes, which asks nothing), else told how to show it.
+    /// --yes or --expect-issuer, which ask nothing), else told how to show it.
     func offerReceipt(_ context: VaultContext) throws {
         let interaction = context.interaction
-        guard !yes, !vault.noPrompt, interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) else {
+        // --expect-issuer is for scripts that compared already: they are asked nothing.
+        guard !yes, expectIssuer == nil, !vault.noPrompt, interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) else {
             Terminal.info("The parent can check that this device holds the code: `lomme-vault receipt` shows a receipt for them to photograph.")
             return
         }

@@ -33,7 +33,7 @@ struct NewUserTests {
         let cases: [([String], String)] = [
             (["issue", "--level", "X"], "lomme-vault: --level takes L, M, Q or H, not \"X\"; see `lomme-vault issue --help`\n"),
             (["unlock", "--passphrase-fd", "abc"], "lomme-vault: --passphrase-fd takes N, not \"abc\"; see `lomme-vault unlock --help`\n"),
-            (["enroll", "blah"], "lomme-vault: KIND is one of passphrase, tpm2 or keyfile, not \"blah\"; see `lomme-vault enroll --help`\n"),
+            (["enroll", "blah"], "lomme-vault: KIND is one of passphrase, tpm2, keyfile or recovery, not \"blah\"; see `lomme-vault enroll --help`\n"),
             (["child", "add"], "lomme-vault: child add needs NAME; see `lomme-vault child add --help`\n"),
             (["child", "add", "ola", "--key", "lvk1x"], "lomme-vault: child add needs --account ACCOUNTNR; see `lomme-vault child add --help`\n"),
             (["unenroll"], "lomme-vault: unenroll needs SLOT; see `lomme-vault unenroll --help`\n"),

@@ -120,7 +120,7 @@ struct VaultTooLargeTests {
         var refused: CLI.Result?
         for number in 1...20 {
             let before = vault.bytes
-            let result = vault.run(["set", "note\(number)"], stdin: value)
+            let result = vault.run(["set", "--new", "note\(number)"], stdin: value)
             if result.status != 0 {
                 refused = result
                 #expect(vault.bytes == before, "a refused write changed the vault")
