@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The targets and which may use which (README, "Development"): each arrow points down only,
+// The targets and which may use which (DEVELOPING.md): each arrow points down only,
 // and a target imports only what it lists itself (Tests/scripts/check-imports; ./test.sh also
 // builds with --explicit-target-dependency-import-check error and checks that a forbidden
 // import does not compile: Tests/scripts/forbidden-import-probe).

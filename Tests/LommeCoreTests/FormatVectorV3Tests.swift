@@ -2,7 +2,7 @@ import LommeCore
 import LommeTestSupport
 import Testing
 
-/// The test vectors of docs/FORMAT.md made by independent Python (PyNaCl, hashlib):
+/// The test vectors of docs/CODES.md made by independent Python (PyNaCl, hashlib):
 /// `fixtures/envelope-v3/make.py` (a format-3 sealed code with its credential extension and
 /// a tag this version does not know) and `fixtures/receipt-v1/make.py` (the child's receipt
 /// for that code, and two that must not open).

@@ -3,7 +3,7 @@ import LommeTestSupport
 import Testing
 
 /// What a child's device does with the household key and vouches a sealed code carries
-/// (docs/FORMAT.md, "Checks on import"): pinned on first use or learned from the pinned
+/// (docs/CODES.md, "Checks on import"): pinned on first use or learned from the pinned
 /// issuer; a new issuer the household key vouches for with a newer version taken without a
 /// question; an issuer the newest vouch does not name refused; another household key, a bad
 /// signature, an equal version with other content refused; a rotation the old key signed taken.

@@ -3,7 +3,7 @@ import LommeTestSupport
 import Testing
 
 /// The recovery key, its derivations, the vouch and the rotation against the vectors
-/// `fixtures/recovery-v1/make.py` writes from docs/FORMAT.md with hashlib and PyNaCl.
+/// `fixtures/recovery-v1/make.py` writes from docs/CODES.md with hashlib and PyNaCl.
 @Suite("Recovery key and vouch test vectors")
 struct RecoveryVectorTests {
     static let vectors: [String: String] = Dictionary(uniqueKeysWithValues: String(decoding: readFile(packageRoot + "/fixtures/recovery-v1/vectors.txt"), as: UTF8.self)

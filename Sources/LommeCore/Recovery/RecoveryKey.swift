@@ -1,6 +1,6 @@
 /// The household's recovery key: 136 random bits, printed once on the recovery kit as seven
 /// groups of five characters, each group four characters of the key and one check
-/// character (docs/FORMAT.md, "Recovery key"):
+/// character (docs/CODES.md, "Recovery key"):
 ///
 ///     K7QZM-2XA9P-WDRT4-…      (the kit's QR code: the same, after "LVR1:")
 ///
@@ -110,7 +110,7 @@ package struct RecoveryKey: Sendable {
         secret = SecureBytes(copying: secretBytes)
     }
 
-    // MARK: - What it derives (docs/FORMAT.md, "Recovery key")
+    // MARK: - What it derives (docs/CODES.md, "Recovery key")
 
     /// The key-encryption key of a recovery slot in the vault whose salt is `vaultSalt`:
     /// `BLAKE2b-256("lomme-vault recovery slot v1" 0x00 ‖ vault salt ‖ slot salt, key: secret)`.

@@ -1,5 +1,5 @@
 /// The household key's statement of which issuers (the parents' signing keys) speak for
-/// the household, with a version (docs/FORMAT.md, "Vouch"):
+/// the household, with a version (docs/CODES.md, "Vouch"):
 ///
 ///     u8 format (1) · u64 version · u8 n · n × 16-byte issuer ids · 64 signature
 ///

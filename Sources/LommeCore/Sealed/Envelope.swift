@@ -1,6 +1,6 @@
 /// The sealed payload: a config encrypted to one device's receiving key, with the issuer's
 /// key and signature inside the box, an issue time and an expiry. Written as `LV3:` and
-/// Base45, so the whole QR code is in alphanumeric mode. docs/FORMAT.md describes it byte
+/// Base45, so the whole QR code is in alphanumeric mode. docs/CODES.md describes it byte
 /// by byte:
 ///
 ///     u8 version (3) · u64 issued · u64 expires · 16 id · 8 recipient key id

@@ -1,6 +1,6 @@
 /// A child's receipt for the last sealed code it imported: a small QR code that only the
 /// device the code was sealed to can make and only the issuer can open. `LR1:` and Base45
-/// (docs/FORMAT.md, "Receipt"):
+/// (docs/CODES.md, "Receipt"):
 ///
 ///     u8 version (1) · 24 nonce (the code's 16-byte id · 8 random bytes)
 ///     · crypto_box_easy(the code's 16-byte credential fingerprint, nonce,

@@ -1,6 +1,6 @@
 /// What a format-3 sealed code carries after its config, inside the box and under the
 /// issuer's signature: tagged fields, each `u8 tag · varint length · bytes`, tags in
-/// ascending order, each at most once (docs/FORMAT.md, "Extensions").
+/// ascending order, each at most once (docs/CODES.md, "Extensions").
 ///
 /// | tag | field | size |
 /// |---|---|---|

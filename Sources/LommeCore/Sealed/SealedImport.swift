@@ -71,7 +71,7 @@ package struct SealedImport: Sendable {
     }
 
     /// Whom this device trusts after the code: the issuer state, the household key and
-    /// vouch it then holds, and what changed (docs/FORMAT.md, "Checks on import").
+    /// vouch it then holds, and what changed (docs/CODES.md, "Checks on import").
     static func trust(_ content: SealedContent, identity: DeviceIdentity, trustNewIssuer: Bool,
                       expected: Bool) throws(LommeError) -> (IssuerState, HouseholdPin?, HouseholdChange) {
         let code = content.extensions, issuerKey = content.issuerKey, newPrint = content.issuerFingerprint

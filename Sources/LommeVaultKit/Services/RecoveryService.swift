@@ -1,7 +1,7 @@
 import Glibc
 import LommeCore
 
-/// The parent's recovery kit and household key (docs/FORMAT.md, "Recovery key"): a new kit
+/// The parent's recovery kit and household key (docs/CODES.md, "Recovery key"): a new kit
 /// (`recovery kit`), checking one against the vault (`recovery verify`), and a new laptop
 /// made from one (`init --parent --restore`). The vault keeps the household key's public
 /// half and what it signed, never the recovery key or the private half.
