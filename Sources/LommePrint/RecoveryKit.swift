@@ -24,12 +24,10 @@ package struct RecoveryKit: Sendable {
         self.date = date
     }
 
-    /// The QR code's error-correction level: Q (a quarter of the code may be lost to a fold,
-    /// a stain or glare) still fits the key in a version 3 code, 29 modules a side.
-    package static let level = QRMatrix.ErrorCorrection.Q
-
     /// The kit's QR code, encoded and read back before anything is drawn; the CLI shows
-    /// the same code on a terminal (`TerminalCode`).
+    /// the same code on a terminal (`TerminalCode`). Its level is the kit's
+    /// (`IssuedCode.Kind.recoveryKit`: Q, a quarter of the code may be lost to a fold, a
+    /// stain or glare; the key still fits a version 3 code, 29 modules a side).
     package func code() throws(LommeError) -> IssuedCode {
         // The code and the text must be the same key, and the text must type back as one.
         guard qrText == RecoveryKey.qrPrefix + keyText else {
@@ -40,7 +38,7 @@ package struct RecoveryKit: Sendable {
         } catch {
             throw LommeError.failure("the recovery kit's key does not read back as a recovery key (\(error.message)); nothing was drawn — please report this")
         }
-        return try IssuedCode(payload: qrText, level: RecoveryKit.level)
+        return try IssuedCode(payload: qrText, kind: .recoveryKit)
     }
 
     /// The key as printed on the page and the terminal: its groups in lines of at most four,

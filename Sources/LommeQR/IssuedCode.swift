@@ -1,16 +1,52 @@
 import LommeCore
 import LommeImages
 
-/// A payload made into a QR code and checked: what `issue` (and later `key`) shows.
+/// A payload made into a QR code and checked: what `issue`, `issue --all`, `key`,
+/// `receipt` and the recovery kit show or write. Its kind decides, in this one place, the
+/// error-correction level it gets unless one is asked for, and the mode of a file holding it.
 package struct IssuedCode: Sendable {
     package let payload: String
+    package let kind: Kind
     package let matrix: QRMatrix
 
-    /// Encodes `payload` at `level` and reads the matrix back with zbar before anything
-    /// is drawn.
-    package init(payload: String, level: QRMatrix.ErrorCorrection) throws(LommeError) {
+    /// What a code holds, as far as how it is made and kept goes.
+    package enum Kind: Sendable {
+        /// The original app's JSON: the secret in clear.
+        case plain
+        /// Sealed to one device.
+        case sealed
+        /// A device's public receiving key (`key`).
+        case receivingKey
+        /// A child's receipt (public).
+        case receipt
+        /// The household's recovery key: a secret.
+        case recoveryKit
+
+        /// H for a plain code, as the original app's instructions; Q for the kit (a fold or
+        /// a stain on paper); M for the rest, which are longer.
+        package var defaultLevel: QRMatrix.ErrorCorrection {
+            switch self {
+            case .plain: .H
+            case .recoveryKit: .Q
+            case .sealed, .receivingKey, .receipt: .M
+            }
+        }
+
+        /// 0600 for a file holding a secret (a plain code, the kit), 0644 otherwise.
+        package var fileMode: UInt32 {
+            switch self {
+            case .plain, .recoveryKit: 0o600
+            case .sealed, .receivingKey, .receipt: 0o644
+            }
+        }
+    }
+
+    /// Encodes `payload` at `level` (the kind's own when nil) and reads the matrix back with
+    /// zbar before anything is drawn.
+    package init(payload: String, kind: Kind, level: QRMatrix.ErrorCorrection? = nil) throws(LommeError) {
         self.payload = payload
-        matrix = try QRMatrix.encode(payload, level: level)
+        self.kind = kind
+        matrix = try QRMatrix.encode(payload, level: level ?? kind.defaultLevel)
         try QRVerify.check(QRRender.image(matrix, scale: 4), holds: payload, what: "QR code")
     }
 

@@ -15,14 +15,14 @@ enum DeviceKeyOutput {
             Terminal.output(key.text + "\n")
             return
         }
-        let code = try IssuedCode(payload: key.text.uppercased(), level: .M)
+        let code = try IssuedCode(payload: key.text.uppercased(), kind: .receivingKey)
         let hint = """
             This machine's receiving key \(key.fingerprint). It is public: show it to the parent, who adds \
             this machine with `lomme-vault child add NAME --key-image PHOTO-OF-THIS-CODE --account ACCOUNTNR` \
             (or `--key \(key.text)`), or seals one code to it with `lomme-vault issue --to \(key.text)`.
             """
         if let output {
-            try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: code.kind.fileMode)
             Terminal.info("Wrote the receiving key's QR code to \(output).")
         } else {
             // The key's text and the hint go under the code: the window must hold all three.

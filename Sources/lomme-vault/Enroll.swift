@@ -53,7 +53,7 @@ struct Enroll: ParsableCommand {
         abstract: "Add a key slot: " + SlotKinds.all.filter { $0.enrollable }.map { "`enroll \($0.name)\($0.argument.map { " \($0)" } ?? "")`" }
             .joined(separator: ", ") + ".",
         discussion: "The vault key is proven first (an unlocked session, or the passphrase). "
-            + SlotKinds.all.filter { $0.enrollable }.map { $0.enrollHelp }.joined(separator: " ")
+            + SlotKinds.all.filter { $0.enrollable }.map(SlotKindHelp.enroll).joined(separator: " ")
             + " The passphrase slot stays: the way in when every other is gone."
             + " Exit 1: the TPM's lockout authorization is empty or not known (--pin without --force), a PIN shorter than 6 characters (on a terminal it is asked again), no TPM, the key file exists already; 3: no terminal and no passphrase given; 4: wrong passphrase; 64: a bad argument."
     )
@@ -86,8 +86,11 @@ struct Enroll: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let withPIN = pin || pinOptions.given
-        let request = SlotRequest(argument: argument, pin: withPIN ? pinOptions.source : nil, pcrs: pcrs.flatMap(TPM2Slot.parsePCRs) ?? [],
-                                  force: force, noPrompt: vault.noPrompt)
+        var options: [SlotOption: SlotValue] = [:]
+        if withPIN { options[.pin] = .secret(pinOptions.source) }
+        if let indexes = pcrs.flatMap(TPM2Slot.parsePCRs) { options[.pcrs] = .numbers(indexes) }
+        if force { options[.force] = .given }
+        let request = SlotRequest(argument: argument, options: options, noPrompt: vault.noPrompt)
         let enrolled = try SlotService(context).enroll(kind.kind, vault.unlockOptions, request)
         let unlock = "lomme-vault unlock --with \(kind.kind.name)" + (kind.kind.argument.map { " \($0)" } ?? "")
         Terminal.info("Enrolled slot \(enrolled.id) (\(enrolled.summary)) in \(context.store.path); `\(unlock)` unlocks with it.")

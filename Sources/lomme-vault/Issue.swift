@@ -111,13 +111,12 @@ struct Issue: ParsableCommand {
             try FileIO.moveAside(output)
         }
         let issued = try service.run(request, nowMs: VaultContents.nowMilliseconds())
-        let level = level ?? (sealed ? .M : .H)
-        let code = try IssuedCode(payload: issued.payload, level: level)
+        let code = try IssuedCode(payload: issued.payload, kind: sealed ? .sealed : .plain, level: level)
         var lines = Self.summary(issued, code: code)
         if let output {
-            try FileIO.replace(output, with: code.fileBytes(for: output), mode: sealed ? 0o644 : 0o600)
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: code.kind.fileMode)
             try service.handedOut(issued, now: Int64(time(nil)))
-            lines.append("Wrote \(output) (mode \(sealed ? "0644" : "0600")).")
+            lines.append("Wrote \(output) (mode 0\(String(code.kind.fileMode, radix: 8))).")
             Terminal.info(lines.joined(separator: "\n"))
         } else {
             // The summary first (a small window shows what is coming and the size it

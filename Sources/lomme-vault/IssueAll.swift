@@ -20,7 +20,7 @@ struct IssueAll {
         let request = IssueService.Request(from: issue.from, recipient: .plain, lifetime: lifetime, checksums: !issue.noCheck,
                                            unlock: issue.vault.unlockOptions)
         var plan = try service.planAll(request, nowMs: VaultContents.nowMilliseconds())
-        let level = issue.level ?? .M
+        let level = issue.level ?? IssuedCode.Kind.sealed.defaultLevel
         for item in plan.items {
             guard (try? QRMatrix.encode(item.trial, level: level)) != nil else {
                 throw LommeError.failure("\(item.child.name)'s code does not fit a QR code at level \(level.rawValue) (\(item.trial.utf8.count) characters); nothing was issued: give \(item.child.name) fewer or shorter --field values (`lomme-vault child remove` and `child add`), or use a lower --level")
@@ -41,10 +41,10 @@ struct IssueAll {
             if let folder { try folder.moveAside(name) }
             guard let issued = try Self.issue(item, of: &plan, service) else { continue }
             issuer = issued.issuer?.fingerprint
-            let code = try IssuedCode(payload: issued.payload, level: level)
+            let code = try IssuedCode(payload: issued.payload, kind: .sealed, level: level)
             let label = "\(item.child.name) — code \(index + 1) of \(plan.items.count)"
             if let folder {
-                try folder.replace(name, with: code.fileBytes(for: name), mode: 0o644)
+                try folder.replace(name, with: code.fileBytes(for: name), mode: code.kind.fileMode)
                 try service.handedOut(issued, of: &plan, now: Int64(time(nil)))
                 written += 1
                 Terminal.info("Wrote \(folder.path)/\(name): sealed to \(item.child.name) (\(item.child.receivingKey.fingerprint)), expires \(VaultContents.timestamp(Int(issued.expires))).")

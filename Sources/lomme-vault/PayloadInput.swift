@@ -22,14 +22,14 @@ enum PayloadInput {
         var skipped: [LommeError] = []
         for (index, photo) in photos.enumerated() {
             do throws(LommeError) {
-                let bytes = try code(in: photo)
+                let payload = try code(in: photo)
                 var notes = skipped.map { "Skipped: \($0.message)." }
                 if photos.count > 1 {
                     let unread = photos.count - index - 1
                     notes.append("Using the code in \(ImageLimits.display(photo))"
                         + (unread > 0 ? " (the first photo holding a config; \(unread) more not read)." : "."))
                 }
-                return Found(payload: ClassifiedPayload(bytes), notes: notes)
+                return Found(payload: payload, notes: notes)
             } catch where error.code == .unreadableImage || error.code == .refused {
                 skipped.append(error)
             }
@@ -49,19 +49,19 @@ enum PayloadInput {
         return Found(payload: ClassifiedPayload(decoded.bytes))
     }
 
-    /// The importable code in one photo; a file that is the payload as text (a config.json)
-    /// is told to go through --stdin.
-    static func code(in photo: String) throws(LommeError) -> [UInt8] {
+    /// The importable code in one photo, classified once; a file that is the payload as
+    /// text (a config.json) is told to go through --stdin.
+    static func code(in photo: String) throws(LommeError) -> ClassifiedPayload {
         let found: [Decoded]
         do throws(LommeError) {
             found = try Scanner.scan(path: photo) { Payload.isImportable($0.bytes) }
         } catch where error.code == .unreadableImage {
             throw textFile(photo) ?? error
         }
-        guard let first = found.first(where: { Payload.isImportable($0.bytes) }) else {
+        guard let first = found.lazy.map({ ClassifiedPayload($0.bytes) }).first(where: \.isImportable) else {
             throw LommeError.refused("the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
         }
-        return first.bytes
+        return first
     }
 
     /// For a file that is not a picture: the error saying it is JSON or a sealed code's

@@ -44,10 +44,10 @@ struct ReceiptCommand: ParsableCommand {
             Terminal.output(receipt.text + "\n")
             return
         }
-        let code = try IssuedCode(payload: receipt.text, level: .M)
+        let code = try IssuedCode(payload: receipt.text, kind: .receipt)
         let about = "Receipt for the code issued \(VaultContents.timestamp(Int(receipt.issued))) by \(receipt.issuer): the parent photographs it and runs `lomme-vault child confirm PHOTO`."
         if let output {
-            try FileIO.replace(output, with: code.fileBytes(for: output), mode: 0o644)
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: code.kind.fileMode)
             Terminal.info("Wrote the receipt to \(output). " + about)
         } else {
             try TerminalCode.show(code, before: about, instead: "`lomme-vault receipt --output receipt.png`")

@@ -13,7 +13,7 @@ struct Unlock: ParsableCommand {
             slot without PIN, keeps a live session's end (and starts a session only when none is live). Every process of the same user can then `get` without a prompt. `lock` ends it at once. \
             Where the kernel refuses the keyring (some containers), or with LOMME_VAULT_KEYRING=off, \
             unlock fails (exit 1) and every command asks for the passphrase instead.
-            """ + " " + SlotKinds.all.map { $0.unlockHelp }.joined(separator: " ")
+            """ + " " + SlotKinds.all.map(SlotKindHelp.unlock).joined(separator: " ")
             + " Exit 3: no terminal to ask on and no passphrase (or PIN, or recovery key) given; 4: wrong passphrase, wrong TPM PIN, a key file or recovery key that does not open the vault; 1: a TPM in lockout (unlock with the passphrase), no TPM, a PCR changed, no recovery slot, or no keyring; 2: a --recovery-image photo with no QR code; 5: the vault is damaged; 6: no vault; 7: a --recovery-image photo whose code is not a kit; 64: a recovery key with a typo (its group named)."
     )
 
@@ -27,6 +27,14 @@ struct Unlock: ParsableCommand {
     @OptionGroup var pin: PINOptions
     @OptionGroup var recovery: RecoveryKeyOptions
     @OptionGroup var vault: VaultOptions
+
+    /// The kind-specific options given (`validate` checked they are the kind's).
+    func slotOptions() throws -> [SlotOption: SlotValue] {
+        var options: [SlotOption: SlotValue] = [:]
+        if pin.given || with.kind.options.contains(.pin) { options[.pin] = .secret(pin.source) }
+        if recovery.given { options[.recovery] = .recoveryKey(try recovery.source()) }
+        return options
+    }
 
     func validate() throws {
         var given: [SlotOption: String] = [:]
@@ -42,14 +50,12 @@ struct Unlock: ParsableCommand {
         let service = UnlockService(context)
         let unlocked = with.kind == PassphraseSlotKind.self
             ? try service.unlock(idle: idle, vault.unlockOptions)
-            : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, pin: pin.source,
-                                                                          recovery: with.kind == RecoverySlot.self ? try recovery.source() : nil,
-                                                                          noPrompt: vault.noPrompt))
+            : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, options: try slotOptions(), noPrompt: vault.noPrompt))
         let now = UInt64(time(nil))
         let left = DurationText.rough(unlocked.deadline > now ? unlocked.deadline - now : 0)
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase or a TPM PIN, starts a new 12h)" : "in 12h at the latest"
         Terminal.info("Unlocked \(context.store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
-        if with.kind == RecoverySlot.self {
+        if with.kind == RecoverySlotKind.self {
             Terminal.info("Opened with the recovery kit. If the passphrase is forgotten, set a new one now: `lomme-vault passwd` (it asks no old passphrase while the vault is unlocked).")
         }
         if let warning = unlocked.warning { Terminal.error(warning) }

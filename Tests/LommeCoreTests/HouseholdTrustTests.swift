@@ -30,7 +30,7 @@ struct HouseholdTrustTests {
     /// Imports `text` into `identity` as `import` records it; returns the check.
     @discardableResult
     func importing(_ text: String, into identity: inout DeviceIdentity, trust: Bool = false) throws(LommeError) -> SealedImport {
-        let check = try SealedImport(text: text, identity: identity, now: now + 60, checksums: false, trustNewIssuer: trust)
+        let check = try SealedImport(envelope: try Envelope(text: text), identity: identity, now: now + 60, checksums: false, trustNewIssuer: trust)
         check.record(in: &identity, now: "t")
         return check
     }

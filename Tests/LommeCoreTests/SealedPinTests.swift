@@ -20,14 +20,14 @@ struct SealedPinTests {
         pinned[byte] ^= 0x01
         child.pinnedIssuer = pinned
         let error = #expect(throws: LommeError.self) {
-            _ = try SealedImport(text: text, identity: child, now: now + 10, checksums: true, trustNewIssuer: false)
+            _ = try SealedImport(envelope: try Envelope(text: text), identity: child, now: now + 10, checksums: true, trustNewIssuer: false)
         }
         #expect(error?.code == .refused)
         #expect(error?.message.contains("not by the pinned issuer") == true, "\(String(describing: error))")
 
         // The real key pinned: accepted as the pinned issuer.
         child.pinnedIssuer = parent.publicKey
-        let accepted = try SealedImport(text: text, identity: child, now: now + 10, checksums: true, trustNewIssuer: false)
+        let accepted = try SealedImport(envelope: try Envelope(text: text), identity: child, now: now + 10, checksums: true, trustNewIssuer: false)
         #expect(accepted.issuer == .pinned)
     }
 }

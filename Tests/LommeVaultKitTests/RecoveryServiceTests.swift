@@ -36,13 +36,13 @@ struct RecoveryServiceTests {
         #expect(!plaintext.contains(Array(key.text.utf8)) && !plaintext.contains(Array(key.text.replacingOccurrences(of: "-", with: "").utf8)))
         // unlock --with recovery: the slot opens it, with the key from a file as printed.
         let file = box.file("kit.txt", "  " + key.text.replacingOccurrences(of: "-", with: " - ") + "\n")
-        let unlocked = try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlot.self, idle: 60,
-                                                                                    SlotRequest(recovery: .file(file), noPrompt: true))
+        let unlocked = try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlotKind.self, idle: 60,
+                                                                                    SlotRequest(options: [.recovery: .recoveryKey(.file(file))], noPrompt: true))
         #expect(unlocked.deadline > 0)
         _ = try? UnlockService(box.context(ScriptedInteraction())).lock()
         let wrong = #expect(throws: LommeError.self) {
-            try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlot.self, idle: 60,
-                                                                         SlotRequest(recovery: .file(box.file("other", RecoveryKey.generate().text)), noPrompt: true))
+            try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlotKind.self, idle: 60,
+                                                                         SlotRequest(options: [.recovery: .recoveryKey(.file(box.file("other", RecoveryKey.generate().text)))], noPrompt: true))
         }
         #expect(wrong?.code == .wrongPassphrase)
     }
@@ -84,10 +84,10 @@ struct RecoveryServiceTests {
         #expect(contents.household.root == kit.root && kit.root.vouch.names(issuer))
         // The new key opens the vault; the old one no longer does (its slot was replaced).
         let sealed = try VaultFormat.parse(try VaultStore(path: box.vault).read())
-        #expect(sealed.slots.filter { $0.kind == RecoverySlot.kind }.count == 1)
-        #expect(try RecoverySlot.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(recovery: .photo(text: kit.key.qrText, path: "k"))).slot > 0)
+        #expect(sealed.slots.filter { $0.kind == RecoverySlotKind.kind }.count == 1)
+        #expect(try RecoverySlotKind.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(options: [.recovery: .recoveryKey(.photo(text: kit.key.qrText, path: "k"))])).slot > 0)
         #expect(throws: LommeError.self) {
-            try RecoverySlot.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(recovery: .photo(text: old.qrText, path: "k")))
+            try RecoverySlotKind.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(options: [.recovery: .recoveryKey(.photo(text: old.qrText, path: "k"))]))
         }
     }
 
@@ -116,6 +116,6 @@ struct RecoveryServiceTests {
         #expect(again?.code == .failure && again?.message.contains("never overwrites") == true)
         // The kit opens the new laptop's vault too.
         let sealed = try VaultFormat.parse(try VaultStore(path: laptop.vault).read())
-        #expect(try RecoverySlot.open(sealed, key: key, path: laptop.vault).slot > 0)
+        #expect(try RecoverySlotKind.open(sealed, key: key, path: laptop.vault).slot > 0)
     }
 }

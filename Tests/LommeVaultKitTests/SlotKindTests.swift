@@ -27,30 +27,30 @@ struct SlotKindTests {
         let pw = try UnlockServiceTests.vault(box)
         let context = box.context(ScriptedInteraction(canAsk: false))
         let path = box.path + "/vault.key"
-        let enrolled = try SlotService(context).enroll(KeyFileSlot.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
+        let enrolled = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
         #expect(enrolled.id == 1 && enrolled.summary.hasPrefix("keyfile "))
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_size == 32 && info.st_mode & 0o777 == 0o400)
         let sealed = try VaultFormat.parse(try context.store.read())
-        let opened = try KeyFileSlot(context).open(sealed, SlotRequest(argument: path))
+        let opened = try KeyFileSlotKind(context).open(sealed, SlotRequest(argument: path))
         #expect(opened.slot == 1 && (try? VaultFormat.open(sealed, master: opened.key)) != nil)
         #expect(SlotService.Info.of(sealed.slot(id: 1)!).details == "key file")
         // One file gives another key-encryption key in another vault, or another slot.
         let file = SecureBytes.random(count: 32)
         let salt = Sodium.randomBytes(16), otherSalt = Sodium.randomBytes(16)
-        let kek = KeyFileSlot.kek(file: file, slotSalt: salt, vaultSalt: sealed.salt)
-        #expect(!kek.isEqual(to: KeyFileSlot.kek(file: file, slotSalt: salt, vaultSalt: Sodium.randomBytes(16))))
-        #expect(!kek.isEqual(to: KeyFileSlot.kek(file: file, slotSalt: otherSalt, vaultSalt: sealed.salt)))
-        #expect(kek.isEqual(to: KeyFileSlot.kek(file: file, slotSalt: salt, vaultSalt: sealed.salt)))
+        let kek = KeyFileSlotKind.kek(file: file, slotSalt: salt, vaultSalt: sealed.salt)
+        #expect(!kek.isEqual(to: KeyFileSlotKind.kek(file: file, slotSalt: salt, vaultSalt: Sodium.randomBytes(16))))
+        #expect(!kek.isEqual(to: KeyFileSlotKind.kek(file: file, slotSalt: otherSalt, vaultSalt: sealed.salt)))
+        #expect(kek.isEqual(to: KeyFileSlotKind.kek(file: file, slotSalt: salt, vaultSalt: sealed.salt)))
         // A second key file of the same vault does not open the first one's slot.
         let second = box.path + "/second.key"
         #expect(throws: LommeError.self) {
-            _ = try SlotService(context).enroll(KeyFileSlot.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
+            _ = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
         }
-        _ = try SlotService(context).enroll(KeyFileSlot.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: second))
+        _ = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: second))
         let both = try VaultFormat.parse(try context.store.read())
-        #expect(try KeyFileSlot(context).open(both, SlotRequest(argument: second)).slot == 2)
-        #expect(try KeyFileSlot(context).open(both, SlotRequest(argument: path)).slot == 1)
+        #expect(try KeyFileSlotKind(context).open(both, SlotRequest(argument: second)).slot == 2)
+        #expect(try KeyFileSlotKind(context).open(both, SlotRequest(argument: path)).slot == 1)
     }
 
     @Test func thePassphraseKindCannotBeEnrolledAndNothingReWrapsWithoutAQuestionButATPMWithoutPIN() throws {
@@ -61,9 +61,9 @@ struct SlotKindTests {
             _ = try SlotService(context).enroll(PassphraseSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest())
         }
         let path = box.path + "/k.key"
-        _ = try SlotService(context).enroll(KeyFileSlot.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
+        _ = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
         let sealed = try VaultFormat.parse(try context.store.read())
-        #expect(KeyFileSlot(context).rewrapKEK(sealed.slots[1], vaultSalt: sealed.salt) == nil)
+        #expect(KeyFileSlotKind(context).rewrapKEK(sealed.slots[1], vaultSalt: sealed.salt) == nil)
         #expect(PassphraseSlotKind(context).rewrapKEK(sealed.slots[0], vaultSalt: sealed.salt) == nil)
     }
 }

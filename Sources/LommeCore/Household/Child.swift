@@ -66,7 +66,7 @@ package struct Child: Sendable, Equatable {
         guard isValidName(name) else {
             throw LommeError.usage("a child's name is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not one")
         }
-        if name.lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
+        if ReceivingKey.looksLikeKey(name) {
             throw LommeError.usage("a child's name may not start with lvk1, which is how receiving keys start")
         }
     }

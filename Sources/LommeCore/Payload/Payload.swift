@@ -40,43 +40,31 @@ package enum Payload: Sendable {
         return .other
     }
 
-    /// Recognises a payload from a decoded QR code.
+    /// Recognises a payload from a decoded QR code: its text decoded, its kind decided and
+    /// its value parsed, each once.
     package static func classify(_ bytes: [UInt8]) -> Payload {
-        let text = QRText.decode(bytes)
-        let kind = Payload.kind(of: text)
-        if kind == .sealed {
-            do {
-                return .sealed(try Envelope(text: text), problem: nil)
-            } catch {
-                return .sealed(nil, problem: error)
-            }
+        classify(text: QRText.decode(bytes), bytes: bytes)
+    }
+
+    static func classify(text: String, bytes: [UInt8]) -> Payload {
+        func parsed<T>(_ make: () throws(LommeError) -> T, _ wrap: (T?, LommeError?) -> Payload) -> Payload {
+            do { return wrap(try make(), nil) } catch { return wrap(nil, error) }
         }
-        if kind == .receivingKey {
-            do {
-                return .receivingKey(try ReceivingKey(text: text), problem: nil)
-            } catch {
-                return .receivingKey(nil, problem: error)
-            }
-        }
-        if kind == .receipt {
-            do {
-                return .receipt(try Receipt(text: text), problem: nil)
-            } catch {
-                return .receipt(nil, problem: error)
-            }
-        }
-        if kind == .recoveryKey { return .recoveryKey }
-        if kind == .plain, let json = try? JSON.parse(bytes),
-            let config = try? Config(json: json, checksums: false)
-        {
+        switch Payload.kind(of: text) {
+        case .sealed: return parsed({ () throws(LommeError) in try Envelope(text: text) }, Payload.sealed)
+        case .receivingKey: return parsed({ () throws(LommeError) in try ReceivingKey(text: text) }, Payload.receivingKey)
+        case .receipt: return parsed({ () throws(LommeError) in try Receipt(text: text) }, Payload.receipt)
+        case .recoveryKey: return .recoveryKey
+        case .plain:
+            guard let json = try? JSON.parse(bytes), let config = try? Config(json: json, checksums: false) else { return .other(text) }
             do {
                 try config.validate(checksums: true)
                 return .plain(config, problem: nil)
             } catch {
                 return .plain(config, problem: error)
             }
+        case .other: return .other(text)
         }
-        return .other(text)
     }
 
     /// True for any payload of lomme-vault's own (`scan` stops at one).
@@ -99,13 +87,17 @@ package struct ClassifiedPayload: Sendable {
     /// The text as QR codes carry it (QRText: UTF-8, else Shift_JIS, else Latin-1).
     package let text: String
     package let kind: Payload.Kind
+    /// The payload in full: the config, the envelope or the key, with any problem found,
+    /// parsed here once.
+    package let payload: Payload
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         text = QRText.decode(bytes)
         kind = Payload.kind(of: text)
+        payload = Payload.classify(text: text, bytes: bytes)
     }
 
-    /// The payload in full: the config, the envelope or the key, with any problem found.
-    package var payload: Payload { Payload.classify(bytes) }
+    /// True for a payload `import` takes: a sealed or a plain config.
+    package var isImportable: Bool { kind == .sealed || kind == .plain }
 }

@@ -9,6 +9,12 @@ package struct ReceivingKey: Sendable, Equatable {
         self.bytes = bytes
     }
 
+    /// True when `text` looks like a receiving key's text (`lvk1…`, any case, spaces
+    /// around): the one place that tells a key from a name (`issue --to`, a child's name).
+    package static func looksLikeKey(_ text: String) -> Bool {
+        text.trimmingASCIIWhitespace().lowercased().hasPrefix(textPrefix + "1")
+    }
+
     /// Parses the text `lomme-vault key` prints (either case; spaces around are ignored).
     /// A key no one can receive with (all zeros, a low-order point) is refused, and so is a
     /// key not in its canonical encoding (bit 255 set, or a value of 2^255 − 19 or more):
@@ -17,7 +23,7 @@ package struct ReceivingKey: Sendable, Equatable {
     package init(text: String) throws(LommeError) {
         let trimmed = text.trimmingASCIIWhitespace()
         guard let data = Bech32.decode(trimmed, prefix: ReceivingKey.textPrefix), let key = ReceivingKey(bytes: data) else {
-            if trimmed.lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
+            if ReceivingKey.looksLikeKey(trimmed) {
                 throw LommeError.usage("the receiving key has a typo (its checksum does not match); copy it again from `lomme-vault key`")
             }
             throw LommeError.usage("that is not a receiving key (one starts with lvk1); run `lomme-vault key` on the child's device")

@@ -38,11 +38,10 @@ package struct SealedImport: Sendable {
         case replaced
     }
 
-    /// Opens `text` with this device's keys and checks it against what the vault holds.
+    /// Opens `envelope` with this device's keys and checks it against what the vault holds.
     /// `expectIssuer` is a fingerprint the issuer must have (any case, dashes optional).
-    package init(text: String, identity: DeviceIdentity, now: Int64, checksums: Bool, trustNewIssuer: Bool,
+    package init(envelope: Envelope, identity: DeviceIdentity, now: Int64, checksums: Bool, trustNewIssuer: Bool,
                 expectIssuer: String? = nil) throws(LommeError) {
-        let envelope = try Envelope(text: text)
         let content = try envelope.open(with: identity.receiving, now: now, checksums: checksums)
         let newPrint = content.issuerFingerprint
         if let expectIssuer, Fingerprint.normalized(expectIssuer) != Fingerprint.normalized(newPrint) {

@@ -13,10 +13,16 @@ package struct VaultSlot: Sendable, Equatable {
         package var rawValue: UInt8
         package init(rawValue: UInt8) { self.rawValue = rawValue }
 
+        // Every kind byte this version knows, here only (docs/FORMAT.md, "Key slots"); each
+        // kind's type in LommeVaultKit's `SlotKinds.all` names one of them.
         /// Argon2id of a passphrase (PassphraseSlot).
         package static let passphrase = Kind(rawValue: VaultSlot.passphraseKindByte)
         /// Sealed to a TPM 2.0 (TPM2Slot).
         package static let tpm2 = Kind(rawValue: 2)
+        /// A key file's 32 bytes.
+        package static let keyFile = Kind(rawValue: 3)
+        /// The household's recovery key (the recovery kit).
+        package static let recovery = Kind(rawValue: 4)
     }
 
     /// A passphrase slot's kind byte, as the file holds it.

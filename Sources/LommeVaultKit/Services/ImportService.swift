@@ -35,17 +35,21 @@ package struct ImportService {
 
     /// Imports a payload (a QR code's, or standard input's).
     package func run(_ payload: ClassifiedPayload) throws(LommeError) -> Outcome {
-        switch payload.kind {
-        case .sealed:
-            return try importSealed(payload.text)
+        switch payload.payload {
+        case .sealed(let envelope, let problem):
+            return try importSealed(envelope, problem: problem)
         case .receivingKey:
             throw LommeError.refused("this is a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY`")
         case .receipt:
             throw LommeError.refused("this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
         case .recoveryKey:
             throw LommeError.refused("this is a household's recovery kit, not a config: keep it secret, like a passport; the parent uses it with `lomme-vault unlock --with recovery` or `lomme-vault init --parent --restore`")
-        case .plain, .other:
-            // A plain config, or something that is not one: the plain rules say which and why.
+        case .plain(let config, let problem):
+            // Parsed once, where it was read; the check digits are waived by --no-check only.
+            if let problem, request.checksums { throw problem }
+            return try importPlain(config)
+        case .other:
+            // Not a config: the plain rules say why (not JSON, a field missing, a rule broken).
             return try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums))
         }
     }
@@ -82,17 +86,20 @@ package struct ImportService {
         return .created
     }
 
-    func importSealed(_ text: String) throws(LommeError) -> Outcome {
+    func importSealed(_ parsed: Envelope?, problem: LommeError?) throws(LommeError) -> Outcome {
         let store = context.store
         guard store.exists else {
             throw LommeError(.notFound, "a sealed code opens only on the device it was issued to, and there is no vault at \(store.path): run `lomme-vault init`, show `lomme-vault key` to the parent, and import the code they issue to it")
+        }
+        guard let envelope = parsed else {
+            throw problem ?? LommeError.refused("the sealed code is damaged; ask for a new QR code")
         }
         let opened = try Session.open(context, request.unlock)
         guard let identity = opened.contents.identity else {
             throw LommeError.refused("this vault has no receiving key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
         }
         let now = Int64(time(nil))
-        let check = try sealedCheck(text, identity: identity, now: now)
+        let check = try sealedCheck(envelope, identity: identity, now: now)
         if check.alreadyImported {
             // "Unchanged" only when the vault still holds what this code brought: after a plain
             // code (--allow-plain) or `set`, the same code again is a replay, refused.
@@ -107,7 +114,7 @@ package struct ImportService {
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.
             guard var current = contents.identity else { throw LommeError.refused("the vault's receiving key disappeared; nothing was stored") }
-            let recheck = try sealedCheck(text, identity: current, now: now)
+            let recheck = try sealedCheck(envelope, identity: current, now: now)
             recheck.record(in: &current, now: VaultContents.timestamp())
             contents.identity = current
             contents.store(recheck.config, source: .sealed(issuer: recheck.content.issuerKey))
@@ -120,8 +127,8 @@ package struct ImportService {
     }
 
     /// Opens the envelope and checks issuer, pin, replay and rollback against `identity`.
-    func sealedCheck(_ text: String, identity: DeviceIdentity, now: Int64) throws(LommeError) -> SealedImport {
-        try SealedImport(text: text, identity: identity, now: now, checksums: request.checksums,
+    func sealedCheck(_ envelope: Envelope, identity: DeviceIdentity, now: Int64) throws(LommeError) -> SealedImport {
+        try SealedImport(envelope: envelope, identity: identity, now: now, checksums: request.checksums,
                          trustNewIssuer: request.trustNewIssuer, expectIssuer: request.expectIssuer)
     }
 

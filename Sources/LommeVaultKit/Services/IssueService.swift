@@ -68,7 +68,7 @@ package struct IssueService {
         let now = nowMs / 1000
         guard case .plain = request.recipient else {
             // A key's text is checked before the vault is opened (a typo is exit 64 at once).
-            if case .named(let text) = request.recipient, text.trimmingASCIIWhitespace().lowercased().hasPrefix(ReceivingKey.textPrefix + "1") {
+            if case .named(let text) = request.recipient, ReceivingKey.looksLikeKey(text) {
                 _ = try ReceivingKey(text: text)
             }
             let opened = try openForSealing(request.unlock)
@@ -130,7 +130,7 @@ package struct IssueService {
         case .named(let text):
             if let child = household.child(named: text) { return (child.receivingKey, child) }
             let trimmed = text.trimmingASCIIWhitespace()
-            guard trimmed.lowercased().hasPrefix(ReceivingKey.textPrefix + "1") else {
+            guard ReceivingKey.looksLikeKey(trimmed) else {
                 throw LommeError(.notFound, "there is no child called \(JSON.printable(text)), and it is not a receiving key (lvk1…); \(household.childNames)")
             }
             let key = try ReceivingKey(text: trimmed)

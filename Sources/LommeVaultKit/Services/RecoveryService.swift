@@ -74,9 +74,9 @@ package struct RecoveryService {
     package func store(_ kit: Kit) throws(LommeError) {
         guard let opened = kit.opened, let identity = kit.identity else { throw LommeError.failure("this kit is for a new vault") }
         try VaultActions.update(opened, slots: { (slots: inout [VaultSlot], salt: [UInt8], fileKey: SecureBytes) throws(LommeError) in
-            slots.removeAll { $0.kind == RecoverySlot.kind }
+            slots.removeAll { $0.kind == RecoverySlotKind.kind }
             let id = VaultLayout(salt: salt, publicKeys: VaultPublicKeys(), slots: slots).nextSlotID
-            slots.append(RecoverySlot.slot(kit.key, fileKey: fileKey, id: id, vaultSalt: salt))
+            slots.append(RecoverySlotKind.slot(kit.key, fileKey: fileKey, id: id, vaultSalt: salt))
         }) { (contents: inout VaultContents) throws(LommeError) in
             guard contents.household.root == kit.previous, contents.identity == nil || contents.identity == identity else {
                 throw LommeError.failure("the household's recovery kit or this machine's keys were changed meanwhile; nothing was written, run it again (and destroy the kit just made)")
@@ -95,8 +95,8 @@ package struct RecoveryService {
         let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
         let contents: VaultContents
         var opens = false
-        if sealed.version == VaultFormat.version2, sealed.slots.contains(where: { $0.kind == RecoverySlot.kind }) {
-            let (fileKey, _) = try RecoverySlot.open(sealed, key: key, path: store.path)
+        if sealed.version == VaultFormat.version2, sealed.slots.contains(where: { $0.kind == RecoverySlotKind.kind }) {
+            let (fileKey, _) = try RecoverySlotKind.open(sealed, key: key, path: store.path)
             contents = try VaultContents(plaintext: VaultFormat.open(sealed, master: fileKey))
             opens = true
         } else {

@@ -9,8 +9,6 @@ package struct PassphraseSlotKind: SlotKind {
     package static let argument: String? = nil
     package static let options: Set<SlotOption> = []
     package static let enrollable = false
-    package static let enrollHelp = ""
-    package static let unlockHelp = "--with passphrase (the default) asks the passphrase."
 
     package static func describe(_ parameters: [UInt8]) -> String? {
         PassphraseSlot(parameters: parameters)?.limits.description

@@ -18,10 +18,6 @@ package protocol SlotKind {
     static var options: Set<SlotOption> { get }
     /// False for the passphrase slot: `init` makes it and `passwd` changes it.
     static var enrollable: Bool { get }
-    /// What `enroll NAME` does, for `enroll --help` and the man page (one or two sentences).
-    static var enrollHelp: String { get }
-    /// What `unlock --with NAME` asks or reads, for `unlock --help`.
-    static var unlockHelp: String { get }
     /// What `slots` says of a slot's parameters; nil when they are not this kind's (damaged).
     static func describe(_ parameters: [UInt8]) -> String?
     /// The command that enrolls a removed slot of these parameters again.
@@ -64,28 +60,33 @@ package enum SlotOption: String, Sendable, CaseIterable {
     case recovery
 }
 
-/// What the user gave for a slot on the command line.
+/// What the user gave for a slot on the command line: the kind's argument and the options
+/// given, each read by the kind that takes it (its own file has the accessor: a TPM's PIN
+/// and PCRs, a recovery key's source). Nothing here is one kind's.
 package struct SlotRequest: Sendable {
     /// The kind's argument (`enroll keyfile PATH`, `unlock --with keyfile PATH`).
     package var argument: String?
-    /// Where a PIN comes from; nil when the slot has none (`enroll tpm2` without `--pin`).
-    package var pin: PassphraseSource?
-    package var pcrs: [Int]
-    package var force: Bool
-    /// Where the recovery key comes from (`unlock --with recovery`); nil: the terminal.
-    package var recovery: RecoveryKeySource?
+    package var options: [SlotOption: SlotValue]
     /// Never ask on the terminal.
     package var noPrompt: Bool
 
-    package init(argument: String? = nil, pin: PassphraseSource? = nil, pcrs: [Int] = [], force: Bool = false,
-                 recovery: RecoveryKeySource? = nil, noPrompt: Bool = false) {
+    package init(argument: String? = nil, options: [SlotOption: SlotValue] = [:], noPrompt: Bool = false) {
         self.argument = argument
-        self.pin = pin
-        self.recovery = recovery
-        self.pcrs = pcrs
-        self.force = force
+        self.options = options
         self.noPrompt = noPrompt
     }
+}
+
+/// The value of a kind-specific option.
+package enum SlotValue: Sendable {
+    /// A secret read like a passphrase (a PIN): its source.
+    case secret(PassphraseSource)
+    /// Numbers (PCR indexes).
+    case numbers([Int])
+    /// A flag given (`--force`).
+    case given
+    /// Where a recovery key comes from.
+    case recoveryKey(RecoveryKeySource)
 }
 
 /// What a kind made at `enroll`.
@@ -112,9 +113,9 @@ package struct SlotEnrollment: Sendable {
 package enum SlotKinds {
     package static var all: [any SlotKind.Type] { [
         PassphraseSlotKind.self,
-        TPMSlotService.self,
-        KeyFileSlot.self,
-        RecoverySlot.self,
+        TPM2SlotKind.self,
+        KeyFileSlotKind.self,
+        RecoverySlotKind.self,
     ] }
 
     /// The kind called `name` (`unlock --with NAME`).

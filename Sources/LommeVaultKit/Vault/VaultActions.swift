@@ -32,7 +32,7 @@ package enum VaultActions {
         var layout = try VaultSealing.newLayout(fileKey: fileKey, kek: kek, slot: slot, contents: contents)
         if let recovery {
             // The recovery slot in the same first write: the kit opens the vault from the start.
-            layout.slots.append(RecoverySlot.slot(recovery, fileKey: fileKey, id: layout.nextSlotID, vaultSalt: layout.salt))
+            layout.slots.append(RecoverySlotKind.slot(recovery, fileKey: fileKey, id: layout.nextSlotID, vaultSalt: layout.salt))
         }
         let bytes = VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout)
         try store.withWriteLock { () throws(LommeError) in

@@ -6,22 +6,12 @@ import LommeTPM
 /// TPM holds a random key-encryption key in a sealed object under its storage primary key;
 /// with a PIN the object's auth value comes from the PIN (TPM2Slot.authValue), and the
 /// TPM's dictionary-attack lockout limits the guesses (LommeTPM talks to the chip).
-package struct TPMSlotService: SlotKind {
+package struct TPM2SlotKind: SlotKind {
     package static let kind = VaultSlot.Kind.tpm2
     package static let name = "tpm2"
     package static let argument: String? = nil
     package static let options: Set<SlotOption> = [.pin, .pcrs, .force]
     package static let enrollable = true
-    package static let enrollHelp = """
-        `enroll tpm2` seals a slot to this machine's TPM 2.0 (/dev/tpmrm0, or the TCTI in LOMME_VAULT_TPM). With --pin \
-        (asked twice, or --pin-fd/--pin-file; at least 6 characters) `unlock --with tpm2` asks the PIN and the TPM locks \
-        out after a few wrong ones; a TPM whose lockout authorization is empty lets any local user reset that count, so \
-        enroll refuses it, or a TPM that does not say, unless --force (`tpm2_changeauth -c lockout` sets one). No TPM is \
-        said before anything is asked. Without --pin, the slot opens with no \
-        question on this machine: a stolen copy of the vault file is useless elsewhere, but anyone who can run programs \
-        as you here can open it. --pcrs binds the slot to those PCRs as they are now (as systemd-cryptenroll --tpm2-pcrs).
-        """
-    package static let unlockHelp = "--with tpm2 asks only the TPM slot's PIN (or none)."
 
     package static func describe(_ parameters: [UInt8]) -> String? {
         TPM2Slot(parameters: parameters).map { ($0.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe($0.pcrs) }
@@ -55,7 +45,10 @@ package struct TPMSlotService: SlotKind {
     /// a new PIN when `pin` is given (twice on a terminal), seals a new key-encryption key in
     /// the TPM and adds the slot (SlotService.enroll). A version 1 vault becomes version 2 first.
     package func enroll(_ options: UnlockOptions, pin: PassphraseSource?, pcrs: [Int], force: Bool = false) throws(LommeError) -> Enrolled {
-        let enrolled = try SlotService(context).enroll(Self.self, options, SlotRequest(pin: pin, pcrs: pcrs, force: force, noPrompt: options.noPrompt))
+        var given: [SlotOption: SlotValue] = [.pcrs: .numbers(pcrs)]
+        if let pin { given[.pin] = .secret(pin) }
+        if force { given[.force] = .given }
+        let enrolled = try SlotService(context).enroll(Self.self, options, SlotRequest(options: given, noPrompt: options.noPrompt))
         return Enrolled(id: enrolled.id, parameters: TPM2Slot(parameters: enrolled.parameters)!, lockout: device.lockoutState())
     }
 
@@ -204,4 +197,22 @@ package enum PIN {
         guard pin.count > 0 else { throw LommeError(.wrongPassphrase, "no PIN was typed") }
         return pin
     }
+}
+
+/// The `tpm2` kind's options in a request.
+extension SlotRequest {
+    /// Where the PIN comes from (`--pin`, `--pin-fd`, `--pin-file`); nil for a slot without one.
+    var pin: PassphraseSource? {
+        if case .secret(let source)? = options[.pin] { return source }
+        return nil
+    }
+
+    /// The PCRs to bind to (`--pcrs`).
+    var pcrs: [Int] {
+        if case .numbers(let indexes)? = options[.pcrs] { return indexes }
+        return []
+    }
+
+    /// `--force`: a TPM whose lockout authorization is not known to be set is taken.
+    var force: Bool { options[.force] != nil }
 }

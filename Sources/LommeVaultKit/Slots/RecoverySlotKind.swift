@@ -7,14 +7,12 @@ import LommeCore
 ///
 /// Parameters: a salt (16). Key-encryption key: `RecoveryKey.slotKEK` (keyed BLAKE2b of a
 /// domain, the vault's salt and the slot's salt under the key's 136 bits; docs/FORMAT.md).
-package struct RecoverySlot: SlotKind {
-    package static let kind = VaultSlot.Kind(rawValue: 4)
+package struct RecoverySlotKind: SlotKind {
+    package static let kind = VaultSlot.Kind.recovery
     package static let name = "recovery"
     package static let argument: String? = nil
     package static let options: Set<SlotOption> = [.recovery]
     package static let enrollable = false
-    package static let enrollHelp = "A recovery slot is made with the recovery kit (`lomme-vault init --parent`, `lomme-vault recovery kit`), not by enroll."
-    package static let unlockHelp = "--with recovery reads the household's recovery key (the terminal, --recovery-file PATH or --recovery-image PHOTO of the kit); then `lomme-vault passwd` sets a new passphrase."
 
     static let saltLength = 16
 
@@ -39,7 +37,7 @@ package struct RecoverySlot: SlotKind {
     }
 
     package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
-        throw LommeError.usage(Self.enrollHelp)
+        throw LommeError.usage("a recovery slot is made with the recovery kit (`lomme-vault init --parent`, `lomme-vault recovery kit`), not by enroll")
     }
 
     /// The file key from the recovery slot `key` opens; exit 4 when it opens none.
@@ -63,4 +61,13 @@ package struct RecoverySlot: SlotKind {
 
     /// Re-wrapping needs the recovery key: `passwd` keeps the file key, `--rotate` removes the slot.
     package func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? { nil }
+}
+
+/// The `recovery` kind's option in a request.
+extension SlotRequest {
+    /// Where the recovery key comes from (`--recovery-file`, `--recovery-image`); nil: the terminal.
+    var recovery: RecoveryKeySource? {
+        if case .recoveryKey(let source)? = options[.recovery] { return source }
+        return nil
+    }
 }

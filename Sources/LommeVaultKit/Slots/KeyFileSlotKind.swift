@@ -11,18 +11,12 @@ import LommeCore
 /// salt and the slot's salt, keyed by the file's 32 bytes, so one file gives another key
 /// in every slot and every vault (docs/FORMAT.md). A file readable by group or others, or
 /// owned by another user, is refused, as OpenSSH refuses such a private key.
-package struct KeyFileSlot: SlotKind {
-    package static let kind = VaultSlot.Kind(rawValue: 3)
+package struct KeyFileSlotKind: SlotKind {
+    package static let kind = VaultSlot.Kind.keyFile
     package static let name = "keyfile"
     package static let argument: String? = "PATH"
     package static let options: Set<SlotOption> = []
     package static let enrollable = true
-    package static let enrollHelp = """
-        `enroll keyfile PATH` creates PATH (never over an existing file) with 32 random bytes, mode 0400; \
-        `unlock --with keyfile PATH` opens the vault with it and no question, so whoever copies the file opens the \
-        vault: keep it on a USB stick, out of backups and synced folders.
-        """
-    package static let unlockHelp = "--with keyfile PATH reads the key file `enroll keyfile` made (mode 0400; a file others may read is refused)."
 
     static let fileLength = 32
     static let saltLength = 16
