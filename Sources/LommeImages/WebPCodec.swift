@@ -3,8 +3,9 @@ import LommeCore
 
 /// WebP (lossy, lossless, with or without alpha) through libwebp. Animated WebP is refused.
 package enum WebPCodec {
-    /// Encodes `image` as lossless WebP (libwebp has no grey input: the grey is sent as RGB).
-    package static func encodeLossless(_ image: GrayImage) throws(LommeError) -> [UInt8] {
+    /// Encodes `image` as lossless WebP (libwebp has no grey input: the grey is sent as RGB);
+    /// the tests make their WebP pictures with it.
+    static func encodeLossless(_ image: GrayImage) throws(LommeError) -> [UInt8] {
         try encode(image) { rgb, width, height, stride, output in
             WebPEncodeLosslessRGB(rgb, width, height, stride, output)
         }

@@ -25,7 +25,7 @@ struct FormatVectorV3Tests {
         let parent = SigningKeyPair.generate(seed: Sodium.unhex(keys["parent-sign-seed"]!)!)
         let envelope = try Envelope(text: Self.text(directory + "envelope.txt"))
         #expect(envelope.version == 3 && envelope.issuedMs == Int64(keys["issued-ms"]!)! && envelope.expiresMs == Int64(keys["expires-ms"]!)!)
-        #expect(envelope.idHex == keys["id"])
+        #expect(Sodium.hex(envelope.id) == keys["id"])
         let content = try envelope.open(with: child, now: envelope.issued + 60, checksums: false)
         #expect(content.issuerKey == parent.publicKey)
         #expect(content.config == (try Config(jsonBytes: readFile(directory + "config.json"), checksums: false)))

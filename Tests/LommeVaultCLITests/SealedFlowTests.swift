@@ -46,7 +46,7 @@ struct SealedFlowTests {
         let envelope = try Envelope(text: text)
         #expect(envelope.issued == Int64(keys["issued"]!)!)
         #expect(envelope.expires == Int64(keys["expires"]!)!)
-        #expect(envelope.idHex == keys["id"])
+        #expect(Sodium.hex(envelope.id) == keys["id"])
         let expected = try Config(jsonBytes: readFile(directory + "config.json"), checksums: false)
         let content = try envelope.open(with: child, now: envelope.issued + 60, checksums: false)
         #expect(content.issuerKey == parent.publicKey)

@@ -59,7 +59,7 @@ struct ImportServiceTests {
         let quiet = ScriptedInteraction()
         _ = try Provisioning(parent.context(quiet)).createVault(source: .file(parentPW), noPrompt: false, refusal: "")
         let childKeys = try Provisioning(child.context(quiet)).createVault(source: .file(childPW), noPrompt: false, refusal: "").identity
-        let issuer = try IssueService(parent.context(quiet)).issuerKeys(UnlockOptions(source: .file(parentPW)))
+        let issuer = try Provisioning(parent.context(quiet)).deviceIdentity(UnlockOptions(source: .file(parentPW))).identity.signing
         let now = Int64(time(nil))
         func code(_ config: Config, issued: Int64) throws -> [UInt8] {
             Array(try Envelope.seal(config, to: childKeys.receiving.publicKey, issuer: issuer, now: issued, lifetime: 86400).utf8)

@@ -36,7 +36,7 @@ struct IssueServiceTests {
         let older = #expect(throws: LommeError.self) { _ = try importing(codes[0]) }
         #expect(older?.code == .refused && older?.message.contains("roll back") == true)
         let sameMoment = try Envelope.seal(sampleConfig(secret: "other"), to: childKeys.receiving.publicKey,
-                                           issuer: try IssueService(parent.context(quiet)).issuerKeys(UnlockOptions(source: .file(parentPW))),
+                                           issuer: try Provisioning(parent.context(quiet)).deviceIdentity(UnlockOptions(source: .file(parentPW))).identity.signing,
                                            issuedMs: times[1], lifetime: 3600)
         let tie = #expect(throws: LommeError.self) {
             _ = try ImportService(child.context(ScriptedInteraction()), ImportServiceTests.request(childPW, yes: true)).run(Array(sameMoment.utf8))

@@ -17,7 +17,7 @@ struct ProvisioningTests {
         let again = try Provisioning.deviceIdentity(Session.open(context, options, useKeyring: false))
         #expect(!again.made)
         #expect(again.identity.receiving.publicKey == made.identity.receiving.publicKey)
-        #expect(try IssueService(context).issuerKeys(options).publicKey == made.identity.signing.publicKey)
+        #expect(try Provisioning(context).deviceIdentity(options).identity.signing.publicKey == made.identity.signing.publicKey)
     }
 
     @Test func noPromptWithoutAPassphraseSourceCreatesNothing() throws {
@@ -31,13 +31,11 @@ struct ProvisioningTests {
         #expect(!VaultStore(path: box.vault).exists)
     }
 
-    @Test func aPlainPayloadIsTheAppsJSONAndSealingNeedsAVault() throws {
+    @Test func sealingNeedsAVault() throws {
         let box = ServiceBox()
-        do {
-            _ = try IssueService(box.context(ScriptedInteraction())).issuerKeys(UnlockOptions())
-            Issue.record("signing keys without a vault")
-        } catch {
-            #expect(error.code == .notFound)
-        }
+        let request = IssueService.Request(from: nil, recipient: .key(ReceivingKeyPair.generate().publicKey), lifetime: 60, checksums: true,
+                                           unlock: UnlockOptions())
+        let error = #expect(throws: LommeError.self) { try IssueService(box.context(ScriptedInteraction())).run(request, nowMs: 0) }
+        #expect(error?.code == .notFound)
     }
 }

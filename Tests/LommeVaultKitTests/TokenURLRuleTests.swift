@@ -1,5 +1,5 @@
 import LommeCore
-import LommeVaultKit
+@testable import LommeVaultKit
 import Testing
 
 /// Plain http:// goes only to a loopback address written literally. Each case is decided

@@ -37,7 +37,6 @@ package struct Envelope: Sendable, Equatable {
     /// The times in whole seconds, as they are shown.
     package var issued: Int64 { issuedMs / 1000 }
     package var expires: Int64 { expiresMs / 1000 }
-    package var idHex: String { Sodium.hex(id) }
 
     /// True when `text` claims to be an envelope of any version, `LV` digits `:` (it may
     /// still be damaged or of a version this lomme-vault refuses).

@@ -193,10 +193,6 @@ package struct IssueService {
         SealedExtensions(credential: Sodium.unhex(credential), household: root?.publicKey, vouch: root?.vouch, rotation: root?.rotation)
     }
 
-    /// This vault's signing keys, for sealing. Needs a vault of one's own.
-    package func issuerKeys(_ options: UnlockOptions) throws(LommeError) -> SigningKeyPair {
-        try Provisioning.deviceIdentity(openForSealing(options)).identity.signing
-    }
 
     func readConfig(_ request: Request) throws(LommeError) -> Config {
         if let from = request.from { return try ConfigInput.read(from: from, checksums: request.checksums) }

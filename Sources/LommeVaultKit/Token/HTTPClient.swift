@@ -24,7 +24,7 @@ package enum HTTPClient {
     package static let maximumAnswer = 64 * 1024
 
     /// True once libcurl is loaded into this process.
-    package static var libraryLoaded: Bool { lv_http_library_loaded() != 0 }
+    static var libraryLoaded: Bool { lv_http_library_loaded() != 0 }
 
     /// POSTs `body` to `url`. `authorization` is a NUL-terminated header line.
     /// Plain http is passed to libcurl only for a loopback URL (checked again here).

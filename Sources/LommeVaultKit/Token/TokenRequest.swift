@@ -141,7 +141,7 @@ package enum TokenRequest {
     }
 
     /// The form encoding of `text` (for tests; the request builds it in locked memory).
-    package static func formEncoded(_ text: String) -> String {
+    static func formEncoded(_ text: String) -> String {
         let buffer = SecureBytes(count: encodedLength(text))
         buffer.withUnsafeMutableBytes { _ = encode(text, into: $0, at: 0) }
         return String(decoding: buffer.bytes, as: UTF8.self)
