@@ -77,7 +77,7 @@ struct IssueAll {
         do throws(LommeError) {
             return try service.issue(item, of: &plan, nowMs: VaultContents.nowMilliseconds())
         } catch {
-            guard error.code == .notFound else { throw error }
+            guard error.reason == .childChangedMeanwhile else { throw error }
             Terminal.error("warning: " + error.message)
             return nil
         }

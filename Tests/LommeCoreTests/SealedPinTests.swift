@@ -23,7 +23,7 @@ struct SealedPinTests {
             _ = try SealedImport(envelope: try Envelope(text: text), identity: child, now: now + 10, checksums: true, trustNewIssuer: false)
         }
         #expect(error?.code == .refused)
-        #expect(error?.message.contains("not by the pinned issuer") == true, "\(String(describing: error))")
+        #expect(error?.reason == .issuerNotPinned, "\(String(describing: error))")
 
         // The real key pinned: accepted as the pinned issuer.
         child.pinnedIssuer = parent.publicKey

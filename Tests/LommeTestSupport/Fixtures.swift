@@ -1,4 +1,5 @@
 import Glibc
+import LommeCore
 
 /// The package root, from this file's path.
 package let packageRoot: String = {
@@ -25,3 +26,16 @@ package func fixture(_ name: String) -> [UInt8] { readFile(packageRoot + "/fixtu
 
 /// A file of the version 2 test vector (fixtures/vault-v2/).
 package func fixtureV2(_ name: String) -> [UInt8] { readFile(packageRoot + "/fixtures/vault-v2/" + name) }
+
+/// The named reason `body` fails with (nil when it does not fail, or not with a LommeError):
+/// tests check what went wrong by name, and the wording only where the wording is the promise.
+package func thrown(_ body: () throws -> Void) -> LommeError? {
+    do {
+        try body()
+        return nil
+    } catch let error as LommeError {
+        return error
+    } catch {
+        return nil
+    }
+}

@@ -50,9 +50,9 @@ struct ImportRaceTests {
             _ = try ImportService(context, request).run(Array(strangers.utf8))
         }
         #expect(racing.asked == 1)
-        #expect(error?.code == .refused && error?.message.contains("not by the pinned issuer") == true, "\(String(describing: error))")
+        #expect(error?.code == .refused && error?.reason == .issuerNotPinned, "\(String(describing: error))")
         let contents = try Session.open(child.context(ScriptedInteraction()), UnlockOptions(source: .file(pw)), useKeyring: false).contents
-        #expect(try contents.identity?.pinnedIssuer == parent.publicKey)
+        #expect(contents.identity?.pinnedIssuer == parent.publicKey)
         #expect(contents.config?.clientSecret == "parent's")
     }
 }

@@ -58,7 +58,7 @@ struct RecoveryServiceTests {
         var typo = Array(key.text)
         typo[7] = typo[7] == "A" ? "B" : "A"
         let error = #expect(throws: LommeError.self) { try service.verify(.photo(text: String(typo), path: "kit.jpg")) }
-        #expect(error?.code == .usage && error?.message.contains("group 2") == true)
+        #expect(error?.reason == .recoveryKeyTypo && error?.message.contains("group 2") == true)
         // Typed on a terminal: a typo is told and asked again.
         let asked = ScriptedInteraction([.secret(String(typo)), .secret(key.text.lowercased())])
         #expect(try RecoveryService(box.context(asked), UnlockOptions()).verify(.terminal).opensVault)
@@ -71,9 +71,9 @@ struct RecoveryServiceTests {
         let old = try #require(made)
         let service = RecoveryService(box.context(ScriptedInteraction()), options)
         let needsOld = #expect(throws: LommeError.self) { try service.planKit(old: nil) }
-        #expect(needsOld?.code == .usage && needsOld?.message.contains("needs the old") == true)
+        #expect(needsOld?.code == .usage && needsOld?.reason == .recoveryKitNeeded)
         let stranger = #expect(throws: LommeError.self) { try service.planKit(old: .photo(text: RecoveryKey.generate().qrText, path: "x")) }
-        #expect(stranger?.code == .wrongPassphrase)
+        #expect(stranger?.code == .wrongPassphrase && stranger?.reason == .recoveryKeyWrong)
         let kit = try service.planKit(old: .photo(text: old.qrText, path: "kit.jpg"))
         #expect(try Self.contents(box, options).household.root?.publicKey == old.householdKey.publicKey, "nothing written before store")
         try service.store(kit)
@@ -113,7 +113,7 @@ struct RecoveryServiceTests {
         #expect(restored.root.vouch.version > lost.vouch.version, "a newer vouch (milliseconds): \(restored.root.vouch.version) \(lost.vouch.version)")
         #expect(restored.root.vouch.issuers == [Vouch.id(of: restored.identity.signing.publicKey)], "only the new laptop")
         let again = #expect(throws: LommeError.self) { try service.restore(.photo(text: key.qrText, path: "kit.jpg")) }
-        #expect(again?.code == .failure && again?.message.contains("never overwrites") == true)
+        #expect(again?.code == .failure && again?.reason == .vaultExists)
         // The kit opens the new laptop's vault too.
         let sealed = try VaultFormat.parse(try VaultStore(path: laptop.vault).read())
         #expect(try RecoverySlotKind.open(sealed, key: key, path: laptop.vault).slot > 0)

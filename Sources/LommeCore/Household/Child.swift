@@ -64,10 +64,10 @@ package struct Child: Sendable, Equatable {
 
     package static func checkName(_ name: String) throws(LommeError) {
         guard isValidName(name) else {
-            throw LommeError.usage("a child's name is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not one")
+            throw LommeError.usage(.childNameInvalid, "a child's name is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not one")
         }
         if ReceivingKey.looksLikeKey(name) {
-            throw LommeError.usage("a child's name may not start with lvk1, which is how receiving keys start")
+            throw LommeError.usage(.childNameLikeKey, "a child's name may not start with lvk1, which is how receiving keys start")
         }
     }
 
@@ -78,20 +78,20 @@ package struct Child: Sendable, Equatable {
     /// Parses `--field KEY=VALUE`.
     package static func field(_ text: String) throws(LommeError) -> JSON.Member {
         guard let equals = text.firstIndex(of: "=") else {
-            throw LommeError.usage("--field takes KEY=VALUE, as --field name=Anna; \(JSON.printable(text)) has no =")
+            throw LommeError.usage(.childFieldMalformed, "--field takes KEY=VALUE, as --field name=Anna; \(JSON.printable(text)) has no =")
         }
         let key = String(text[..<equals]), value = String(text[text.index(after: equals)...])
         guard !key.isEmpty, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "=" }) else {
-            throw LommeError.usage("a --field name is printable ASCII without spaces, as name or tokenUrl; \(JSON.printable(key)) is not")
+            throw LommeError.usage(.childFieldMalformed, "a --field name is printable ASCII without spaces, as name or tokenUrl; \(JSON.printable(key)) is not")
         }
         if reservedFields.contains(key) {
             let why = key == "accountNr" || key == "cardAccountNr" ? "give the child's account with --account"
                 : key == "secretExpires" ? "the secret's expiry is the household's: `lomme-vault set secretExpires`"
                 : "it is the household's, the same for every child (`lomme-vault set \(key == "secret" ? "clientSecret" : key)`)"
-            throw LommeError.usage("--field may not set \(key): \(why)")
+            throw LommeError.usage(.childFieldReserved, "--field may not set \(key): \(why)")
         }
         if FieldNames.isSecret(key) {
-            throw LommeError.usage("--field may not set \(key): its name says it is a secret, and the command line is readable by every program on this machine (a child's codes carry the household's secret already)")
+            throw LommeError.usage(.childFieldSecret, "--field may not set \(key): its name says it is a secret, and the command line is readable by every program on this machine (a child's codes carry the household's secret already)")
         }
         try Config.check(extra: key, value)
         return JSON.Member(key, .string(value))

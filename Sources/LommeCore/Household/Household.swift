@@ -102,7 +102,7 @@ package struct Household: Sendable, Equatable {
     /// The child called `name`, or exit 6 naming the ones there are.
     package func require(_ name: String) throws(LommeError) -> Child {
         guard let child = child(named: name) else {
-            throw LommeError(.notFound, "there is no child called \(JSON.printable(name)); \(childNames)")
+            throw LommeError(.notFound, .noSuchChild, "there is no child called \(JSON.printable(name)); \(childNames)")
         }
         return child
     }

@@ -80,7 +80,7 @@ package struct RecoveryKey: Sendable {
         if characters.starts(with: prefix) { characters.removeFirst(prefix.count) }
         let perGroup = RecoveryKey.dataPerGroup + 1
         guard characters.count == RecoveryKey.groups * perGroup else {
-            throw LommeError.usage("a recovery key is \(RecoveryKey.groups) groups of \(perGroup) letters and digits (as printed on the recovery kit); this has \(characters.count) characters")
+            throw LommeError.usage(.recoveryKeyLength, "a recovery key is \(RecoveryKey.groups) groups of \(perGroup) letters and digits (as printed on the recovery kit); this has \(characters.count) characters")
         }
         var values: [UInt8] = []
         defer { SecureBytes.wipe(&values) }
@@ -89,13 +89,13 @@ package struct RecoveryKey: Sendable {
             defer { SecureBytes.wipe(&groupValues) }
             for byte in characters[group * perGroup..<(group + 1) * perGroup] {
                 guard let value = RecoveryKey.alphabet.firstIndex(of: byte) else {
-                    throw LommeError.usage("group \(group + 1) of the recovery key holds a character no recovery key has (they use A–Z and 2–9, without I and O); check that group against the kit")
+                    throw LommeError.usage(.recoveryKeyCharacter, "group \(group + 1) of the recovery key holds a character no recovery key has (they use A–Z and 2–9, without I and O); check that group against the kit")
                 }
                 groupValues.append(UInt8(value))
             }
             let data = Array(groupValues.prefix(RecoveryKey.dataPerGroup))
             guard RecoveryKey.check(data, group: group) == groupValues.last else {
-                throw LommeError.usage("group \(group + 1) of the recovery key has a typo; check it against the kit")
+                throw LommeError.usage(.recoveryKeyTypo, "group \(group + 1) of the recovery key has a typo; check it against the kit")
             }
             values += data
         }
@@ -103,7 +103,7 @@ package struct RecoveryKey: Sendable {
         var reader = BitReader(values: values, width: 5)
         let version = reader.read(4)
         guard version == UInt32(RecoveryKey.version) else {
-            throw LommeError.usage("that recovery key is of version \(version), which this lomme-vault does not know; upgrade lomme-vault")
+            throw LommeError.usage(.recoveryKeyVersion, "that recovery key is of version \(version), which this lomme-vault does not know; upgrade lomme-vault")
         }
         var secretBytes = (0..<RecoveryKey.secretSize).map { _ in UInt8(reader.read(8)) }
         defer { SecureBytes.wipe(&secretBytes) }

@@ -30,10 +30,10 @@ package struct Vouch: Sendable, Equatable {
     package static func make(_ household: SigningKeyPair, version: UInt64, issuers: [[UInt8]]) throws(LommeError) -> Vouch {
         let ids = issuers.map { $0.count == idSize ? $0 : id(of: $0) }
         guard !ids.isEmpty else {
-            throw LommeError.usage("a vouch must name at least one issuer (this machine's); nothing was signed")
+            throw LommeError.usage(.vouchEmpty, "a vouch must name at least one issuer (this machine's); nothing was signed")
         }
         guard ids.count <= maximumIssuers else {
-            throw LommeError.usage("a vouch names at most \(maximumIssuers) issuers; nothing was signed")
+            throw LommeError.usage(.vouchEmpty, "a vouch names at most \(maximumIssuers) issuers; nothing was signed")
         }
         let body = Self.body(version: version, ids: ids)
         let signature = PublicKeyCrypto.sign(domain + household.publicKey + body, secretKey: household.secretKey)

@@ -89,23 +89,23 @@ package struct Envelope: Sendable, Equatable {
     /// the bounds of the times. Refusals are exit code 7.
     package init(text: String) throws(LommeError) {
         guard Envelope.isEnvelope(text), let colon = text.firstIndex(of: ":") else {
-            throw LommeError.refused("this is not a sealed lomme-vault code")
+            throw LommeError.refused(.codeNotSealed, "this is not a sealed lomme-vault code")
         }
         let prefix = String(text[..<colon]) + ":"
         if prefix == "LV1:" { throw Envelope.olderFormat(1) }
         let prefixVersion = UInt8(prefix.dropFirst(2).dropLast()) ?? UInt8.max
         if prefixVersion < Envelope.readableVersions.lowerBound { throw Envelope.olderFormat(prefixVersion) }
         guard Envelope.readableVersions.contains(prefixVersion) else {
-            throw LommeError.refused("the sealed code was made by a newer lomme-vault (\(prefix.dropLast()) code); upgrade lomme-vault to import it")
+            throw LommeError.refused(.codeNewerFormat, "the sealed code was made by a newer lomme-vault (\(prefix.dropLast()) code); upgrade lomme-vault to import it")
         }
         guard let bytes = Base45.decode(String(text[text.index(after: colon)...])), !bytes.isEmpty else {
-            throw LommeError.refused("the sealed code is damaged (not valid Base45); ask for a new QR code")
+            throw LommeError.refused(.codeDamaged, "the sealed code is damaged (not valid Base45); ask for a new QR code")
         }
         if bytes[0] < Envelope.readableVersions.lowerBound { throw Envelope.olderFormat(bytes[0]) }
         guard bytes[0] == prefixVersion else {
-            throw LommeError.refused(bytes[0] > Envelope.version
-                ? "the sealed code was made by a newer lomme-vault (format \(bytes[0])); upgrade lomme-vault to import it"
-                : "the sealed code is damaged (its text says format \(prefixVersion), its bytes \(bytes[0])); ask for a new QR code")
+            throw bytes[0] > Envelope.version
+                ? LommeError.refused(.codeNewerFormat, "the sealed code was made by a newer lomme-vault (format \(bytes[0])); upgrade lomme-vault to import it")
+                : LommeError.refused(.codeDamaged, "the sealed code is damaged (its text says format \(prefixVersion), its bytes \(bytes[0])); ask for a new QR code")
         }
         var reader = ByteReader(bytes)
         _ = reader.byte()
@@ -113,13 +113,13 @@ package struct Envelope: Sendable, Equatable {
             let issued = reader.uint64(), let expires = reader.uint64(), let id = reader.take(16),
             let recipient = reader.take(8), let box = reader.take(reader.remaining)
         else {
-            throw LommeError.refused("the sealed code is too short to be whole; ask for a new QR code")
+            throw LommeError.refused(.codeTooShort, "the sealed code is too short to be whole; ask for a new QR code")
         }
         // Bounds before any arithmetic: a format-2 code's seconds, a format-3 code's milliseconds.
         let unit: UInt64 = prefixVersion == 2 ? 1 : 1000
         let latest = UInt64(Envelope.maxTime) * unit + (unit - 1)
         guard issued <= latest, expires <= latest, expires >= issued, expires - issued <= UInt64(Envelope.maxLifetime) * unit else {
-            throw LommeError.refused("the sealed code has impossible times (after 9999, expiring before it was issued, or valid for more than 30 days); ask for a new QR code")
+            throw LommeError.refused(.codeImpossibleTimes, "the sealed code has impossible times (after 9999, expiring before it was issued, or valid for more than 30 days); ask for a new QR code")
         }
         version = prefixVersion
         issuedMs = Int64(issued * (1000 / unit))
@@ -131,18 +131,18 @@ package struct Envelope: Sendable, Equatable {
     }
 
     package static func olderFormat(_ version: UInt8) -> LommeError {
-        LommeError.refused("the sealed code was made by an older lomme-vault (format \(version), which did not bind the issuer to the config); ask the parent to update lomme-vault and issue a new code")
+        LommeError.refused(.codeOlderFormat, "the sealed code was made by an older lomme-vault (format \(version), which did not bind the issuer to the config); ask the parent to update lomme-vault and issue a new code")
     }
 
     /// Checks the recipient, opens the box with the device key, checks the issuer's
     /// signature inside it, then the clock and the config's rules.
     package func open(with device: ReceivingKeyPair, now: Int64, checksums: Bool = true) throws(LommeError) -> SealedContent {
         guard recipientKeyId == device.publicKey.keyId else {
-            throw LommeError.refused(
+            throw LommeError.refused(.codeForAnotherDevice,
                 "this code was sealed to another device, not to this one (receiving key \(device.publicKey.fingerprint)); ask for a code issued to what `lomme-vault key` prints on this device")
         }
         guard var inner = PublicKeyCrypto.openSealed(sealedBox, publicKey: device.publicKey.bytes, secretKey: device.secretKey) else {
-            throw LommeError.refused("the sealed code cannot be opened with this device's key; it is damaged or was tampered with")
+            throw LommeError.refused(.codeUnopenable, "the sealed code cannot be opened with this device's key; it is damaged or was tampered with")
         }
         defer { PublicKeyCrypto.wipe(&inner) }
         let content = try SealedContent(inner, version: version, header: header, recipient: device.publicKey.bytes,
@@ -156,10 +156,10 @@ package struct Envelope: Sendable, Equatable {
     /// `now` in seconds; a code counts as expired only past the whole second it expires in.
     func checkClock(now: Int64) throws(LommeError) {
         if now > expires + Envelope.clockSkew {
-            throw LommeError.refused("this code expired \(DurationText.rough(UInt64(now - expires))) ago (at \(VaultContents.timestamp(Int(expires)))); ask the parent for a new one")
+            throw LommeError.refused(.codeExpired, "this code expired \(DurationText.rough(UInt64(now - expires))) ago (at \(VaultContents.timestamp(Int(expires)))); ask the parent for a new one")
         }
         if issued > now + Envelope.clockSkew {
-            throw LommeError.refused("this code says it was issued \(DurationText.rough(UInt64(issued - now))) in the future; check both clocks")
+            throw LommeError.refused(.codeFromTheFuture, "this code says it was issued \(DurationText.rough(UInt64(issued - now))) in the future; check both clocks")
         }
     }
 

@@ -37,7 +37,7 @@ package struct Receipt: Sendable, Equatable {
     /// before receipts).
     package static func make(for code: DeviceIdentity.ImportedCode, device: ReceivingKeyPair) throws(LommeError) -> String {
         guard let issuer = code.issuer, let credential = code.credential else {
-            throw LommeError(.notFound, "the last sealed code imported here was made by a lomme-vault from before receipts; ask the parent for a new code, import it, then make the receipt")
+            throw LommeError(.notFound, .receiptNothingToName, "the last sealed code imported here was made by a lomme-vault from before receipts; ask the parent for a new code, import it, then make the receipt")
         }
         guard let parent = PublicKeyCrypto.boxKey(ofSigningKey: issuer) else {
             throw LommeError(.damaged, "the pinned issuer key cannot receive a receipt (it is not a valid key); restore the .bak")
@@ -53,15 +53,15 @@ package struct Receipt: Sendable, Equatable {
     package init(text typed: String) throws(LommeError) {
         let text = typed.trimmingASCIIWhitespace()
         guard Receipt.isReceipt(text), let colon = text.firstIndex(of: ":") else {
-            throw LommeError.refused("this is not a lomme-vault receipt (one starts with LR1:); the child shows it with `lomme-vault receipt`")
+            throw LommeError.refused(.receiptNotOne, "this is not a lomme-vault receipt (one starts with LR1:); the child shows it with `lomme-vault receipt`")
         }
         guard String(text[...colon]) == Receipt.textPrefix else {
-            throw LommeError.refused("the receipt was made by a newer lomme-vault (\(text[..<colon]) receipt); upgrade lomme-vault to check it")
+            throw LommeError.refused(.receiptNewerFormat, "the receipt was made by a newer lomme-vault (\(text[..<colon]) receipt); upgrade lomme-vault to check it")
         }
         guard let bytes = Base45.decode(String(text[text.index(after: colon)...])), bytes.count == Receipt.size,
             bytes[0] == Receipt.version
         else {
-            throw LommeError.refused("the receipt is damaged (not the size or version of a receipt); ask the child to show it again with `lomme-vault receipt`")
+            throw LommeError.refused(.receiptDamaged, "the receipt is damaged (not the size or version of a receipt); ask the child to show it again with `lomme-vault receipt`")
         }
         nonce = Array(bytes[1...PublicKeyCrypto.boxNonceSize])
         codeId = Array(nonce.prefix(Receipt.idSize))

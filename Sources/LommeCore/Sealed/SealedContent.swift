@@ -42,13 +42,13 @@ package struct SealedContent: Sendable {
         guard inner.count >= SealedContent.minimumSize, let issuer = reader.take(PublicKeyCrypto.signPublicKeySize),
             let signature = reader.take(PublicKeyCrypto.signatureSize), var body = reader.take(reader.remaining)
         else {
-            throw LommeError.refused("the sealed code's contents are too short to be whole; ask for a new QR code")
+            throw LommeError.refused(.codeTooShort, "the sealed code's contents are too short to be whole; ask for a new QR code")
         }
         defer { PublicKeyCrypto.wipe(&body) }
         var message = SealedContent.signedMessage(header: header, recipient: recipient, issuer: issuer, body: body)
         defer { PublicKeyCrypto.wipe(&message) }
         guard PublicKeyCrypto.verify(signature, of: message, publicKey: issuer) else {
-            throw LommeError.refused("the sealed code has been tampered with (the issuer's signature inside it does not match); do not use it")
+            throw LommeError.refused(.codeTampered, "the sealed code has been tampered with (the issuer's signature inside it does not match); do not use it")
         }
         try afterSignature()
         issuerKey = issuer
@@ -61,7 +61,7 @@ package struct SealedContent: Sendable {
         guard let length = parts.varint(), var packed = parts.take(length),
             let extensions = SealedExtensions(parts.take(parts.remaining) ?? [])
         else {
-            throw LommeError.refused("the sealed config is malformed; ask for a new QR code")
+            throw LommeError.refused(.codeMalformed, "the sealed config is malformed; ask for a new QR code")
         }
         defer { PublicKeyCrypto.wipe(&packed) }
         config = try CompactConfig.decode(packed, checksums: checksums)

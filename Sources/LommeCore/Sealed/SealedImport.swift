@@ -45,7 +45,7 @@ package struct SealedImport: Sendable {
         let content = try envelope.open(with: identity.receiving, now: now, checksums: checksums)
         let newPrint = content.issuerFingerprint
         if let expectIssuer, Fingerprint.normalized(expectIssuer) != Fingerprint.normalized(newPrint) {
-            throw LommeError.refused(
+            throw LommeError.refused(.issuerNotExpected,
                 "this code was issued by \(newPrint), not by the expected issuer \(expectIssuer) (--expect-issuer); do not use it, and ask the parent for a code from their own machine")
         }
         (issuer, household, householdChange) = try Self.trust(content, identity: identity, trustNewIssuer: trustNewIssuer,
@@ -57,7 +57,7 @@ package struct SealedImport: Sendable {
                 // Strictly newer only: `issue` gives each code of an issuer a later
                 // millisecond than the last, so an equal time is an older code of another
                 // issuer, or a replay.
-                throw LommeError.refused(
+                throw LommeError.refused(.rollback,
                     "this code was issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.issuedMs < last.issuedMs ? "before" : "at the same moment as") the config stored now (issued \(VaultContents.timestamp(Int(last.issuedMs / 1000)))); refusing to roll back — ask for a new code")
             } else {
                 alreadyImported = false
@@ -80,11 +80,11 @@ package struct SealedImport: Sendable {
             guard let vouch = code.vouch, vouch.isSigned(by: key), vouch.names(issuerKey),
                   code.rotation.map({ $0.vouches(for: key) }) ?? true
             else {
-                throw LommeError.refused("the household statements in this code do not hold (a vouch not signed by the household key it carries, or not naming the code's issuer); do not use it, and ask the parent for a new code")
+                throw LommeError.refused(.householdStatementsBroken, "the household statements in this code do not hold (a vouch not signed by the household key it carries, or not naming the code's issuer); do not use it, and ask the parent for a new code")
             }
             carried = HouseholdPin(key: key, vouch: vouch, pinned: VaultContents.timestamp())
         } else if code.vouch != nil || code.rotation != nil {
-            throw LommeError.refused("the sealed code carries a household vouch without the household key; it is malformed — ask for a new QR code")
+            throw LommeError.refused(.householdStatementsBroken, "the sealed code carries a household vouch without the household key; it is malformed — ask for a new QR code")
         }
         guard let pinned = identity.pinnedIssuer else {
             return (expected ? .expected : .firstUse, carried, carried == nil ? .none : .learned)
@@ -94,7 +94,7 @@ package struct SealedImport: Sendable {
             // teach the household key; another issuer is refused as ever.
             if pinned == issuerKey { return (.pinned, carried, carried == nil ? .none : .learned) }
             guard trustNewIssuer else {
-                throw LommeError.refused(
+                throw LommeError.refused(.issuerNotPinned,
                     "this code was issued by \(newPrint), not by the pinned issuer \(Fingerprint.of(pinned)); if the parent really has a new key, check both fingerprints with them and run again with --trust-new-issuer")
             }
             return (.replacing(old: pinned), carried, carried == nil ? .none : .replaced)
@@ -104,7 +104,7 @@ package struct SealedImport: Sendable {
             // A code without the household's statements: only from an issuer the pinned vouch names.
             if pinned == issuerKey || held.vouch.names(issuerKey) { return (state, held, .none) }
             guard trustNewIssuer else {
-                throw LommeError.refused(
+                throw LommeError.refused(.issuerNotVouched,
                     "this code was issued by \(newPrint), for which the household key \(held.fingerprint) does not vouch, and it carries no vouch; ask the parent for a code from their machine, or if they really have a new key without their recovery kit, check both fingerprints with them and run again with --trust-new-issuer")
             }
             return (.replacing(old: pinned), nil, .replaced)
@@ -112,7 +112,7 @@ package struct SealedImport: Sendable {
         if carried.key != held.key {
             guard let rotation = code.rotation, rotation.old == held.key else {
                 guard trustNewIssuer else {
-                    throw LommeError.refused(
+                    throw LommeError.refused(.householdForeign,
                         "this code is of another household (household key \(carried.fingerprint), not the pinned \(held.fingerprint)); do not use it, or if the family really made a new household, check both fingerprints with the parent and run again with --trust-new-issuer")
                 }
                 return (.replacing(old: pinned), carried, .replaced)
@@ -123,12 +123,12 @@ package struct SealedImport: Sendable {
         let vouch = carried.vouch
         if vouch.version > held.vouch.version { return (state, carried, .newerVouch) }
         if vouch.version == held.vouch.version && vouch != held.vouch {
-            throw LommeError.refused(
+            throw LommeError.refused(.vouchConflict,
                 "this code carries another vouch of the same version as the one pinned (household key \(held.fingerprint)); nothing changed — ask the parent for a new code")
         }
         // An equal or older vouch changes nothing: the issuer must be one the pinned vouch names.
         guard held.vouch.names(issuerKey) else {
-            throw LommeError.refused(
+            throw LommeError.refused(.issuerRevoked,
                 "this code was issued by \(newPrint), which no longer speaks for this household: the household key \(held.fingerprint) vouched for another issuer since (\(held.vouch.signed)); do not use it, and ask the parent for a code from their current machine")
         }
         return (state, held, .none)

@@ -1,4 +1,6 @@
-/// Every failure the tool reports: one line for the user and the exit code the spec gives it.
+/// Every failure the tool reports: one line for the user, the exit code the spec gives it,
+/// and what went wrong by name (`Reason`), which code and tests match — the message is for
+/// people and may be reworded.
 ///
 /// Messages say what went wrong and what to do; they never contain a secret.
 package struct LommeError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -16,17 +18,30 @@ package struct LommeError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     package let code: Code
+    /// What went wrong, by name (`.unnamed` where nothing needs to tell it apart).
+    package let reason: Reason
     package let message: String
 
-    package init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ reason: Reason, _ message: String) {
         self.code = code
+        self.reason = reason
         self.message = message
     }
 
+    package init(_ code: Code, _ message: String) {
+        self.init(code, .unnamed, message)
+    }
+
     package var description: String { message }
+
+    /// The same failure, with `message` in place of its own (a prefix, say).
+    package func with(message: String) -> LommeError { LommeError(code, reason, message) }
 
     package static func failure(_ message: String) -> LommeError { LommeError(.failure, message) }
     package static func image(_ message: String) -> LommeError { LommeError(.unreadableImage, message) }
     package static func refused(_ message: String) -> LommeError { LommeError(.refused, message) }
     package static func usage(_ message: String) -> LommeError { LommeError(.usage, message) }
+    package static func failure(_ reason: Reason, _ message: String) -> LommeError { LommeError(.failure, reason, message) }
+    package static func refused(_ reason: Reason, _ message: String) -> LommeError { LommeError(.refused, reason, message) }
+    package static func usage(_ reason: Reason, _ message: String) -> LommeError { LommeError(.usage, reason, message) }
 }

@@ -14,7 +14,7 @@ package enum ConfigInput {
         do {
             return try Config(jsonBytes: bytes, checksums: checksums)
         } catch {
-            throw LommeError(error.code, "\(name): \(error.message)")
+            throw error.with(message: "\(name): \(error.message)")
         }
     }
 

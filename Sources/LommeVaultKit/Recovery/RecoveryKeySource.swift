@@ -19,7 +19,7 @@ package enum RecoveryKeySource: Sendable, Equatable {
             return try RecoveryKey(bytes: bytes)
         case .photo(let text, let path):
             do throws(LommeError) { return try RecoveryKey(text: text) } catch {
-                throw LommeError(error.code, "the recovery kit in \(path): \(error.message)")
+                throw error.with(message: "the recovery kit in \(path): \(error.message)")
             }
         case .terminal:
             guard !noPrompt, interaction.canAsk else {

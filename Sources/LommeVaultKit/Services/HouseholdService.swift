@@ -31,7 +31,7 @@ package struct HouseholdService {
     func open() throws(LommeError) -> OpenedVault {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "there is no vault at \(store.path); create the parent's with `lomme-vault init --parent`")
+            throw LommeError(.notFound, .noVault, "there is no vault at \(store.path); create the parent's with `lomme-vault init --parent`")
         }
         return try Session.open(context, unlock)
     }
@@ -41,7 +41,7 @@ package struct HouseholdService {
         try Child.checkName(request.name)
         let account = NorwegianNumbers.normalize(request.account)
         do throws(LommeError) { try Config.check(accountNr: account, checksums: request.checksums) } catch {
-            throw LommeError(error.code, "--account: \(error.message)")
+            throw error.with(message: "--account: \(error.message)")
         }
         var fields: [JSON.Member] = []
         for text in request.fields {
@@ -65,10 +65,10 @@ package struct HouseholdService {
 
     func checkNew(_ name: String, _ key: ReceivingKey, in contents: VaultContents) throws(LommeError) {
         if let same = contents.household.child(named: name) {
-            throw LommeError.failure("there is already a child called \(same.name); give another name, or run `lomme-vault child rekey \(same.name)` if their device is new")
+            throw LommeError.failure(.childNameTaken, "there is already a child called \(same.name); give another name, or run `lomme-vault child rekey \(same.name)` if their device is new")
         }
         if let owner = contents.household.child(with: key) {
-            throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s already; each child's device has its own (`lomme-vault key` on it)")
+            throw LommeError.failure(.childKeyTaken, "that receiving key (\(key.fingerprint)) is \(owner.name)'s already; each child's device has its own (`lomme-vault key` on it)")
         }
         try checkNotOwn(key, in: contents, device: "the child's device")
     }
@@ -76,7 +76,7 @@ package struct HouseholdService {
     /// A child's key may not be this machine's own receiving key.
     func checkNotOwn(_ key: ReceivingKey, in contents: VaultContents, device: String) throws(LommeError) {
         if let own = contents.identity, own.receiving.publicKey == key {
-            throw LommeError.failure("that receiving key (\(key.fingerprint)) is this machine's own; run `lomme-vault key` on \(device) and use the key it shows")
+            throw LommeError.failure(.childKeyOwn, "that receiving key (\(key.fingerprint)) is this machine's own; run `lomme-vault key` on \(device) and use the key it shows")
         }
     }
 
@@ -95,7 +95,7 @@ package struct HouseholdService {
         shown.forEach(interaction.notice)
         guard !yes else { return }
         guard !unlock.noPrompt, interaction.canAsk else {
-            throw LommeError.failure("no terminal to confirm on; compare the fingerprint with the child's device, then add --yes")
+            throw LommeError.failure(.noTerminalToConfirm, "no terminal to confirm on; compare the fingerprint with the child's device, then add --yes")
         }
         guard try interaction.confirm(question) else { throw LommeError.failure(declined) }
     }
@@ -153,11 +153,11 @@ package struct HouseholdService {
         var updated = child
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             guard let index = contents.household.children.firstIndex(where: { $0.matches(name) }) else {
-                throw LommeError(.notFound, "\(child.name) was removed meanwhile; nothing changed")
+                throw LommeError(.notFound, .childRemovedMeanwhile, "\(child.name) was removed meanwhile; nothing changed")
             }
             // Again under the write lock: a `child add` meanwhile may have taken the key.
             guard contents.household.children[index].receivingKey == child.receivingKey else {
-                throw LommeError.failure("\(child.name)'s receiving key was changed meanwhile; nothing changed, run `lomme-vault child list` and try again")
+                throw LommeError.failure(.childChangedMeanwhile, "\(child.name)'s receiving key was changed meanwhile; nothing changed, run `lomme-vault child list` and try again")
             }
             try checkRekey(child, to: key, in: contents)
             contents.household.children[index].receivingKey = key
@@ -168,7 +168,7 @@ package struct HouseholdService {
 
     func checkRekey(_ child: Child, to key: ReceivingKey, in contents: VaultContents) throws(LommeError) {
         if let owner = contents.household.child(with: key), !owner.matches(child.name) {
-            throw LommeError.failure("that receiving key (\(key.fingerprint)) is \(owner.name)'s; each child's device has its own (`lomme-vault key` on it)")
+            throw LommeError.failure(.childKeyTaken, "that receiving key (\(key.fingerprint)) is \(owner.name)'s; each child's device has its own (`lomme-vault key` on it)")
         }
         try checkNotOwn(key, in: contents, device: "\(child.name)'s new device")
     }
@@ -185,7 +185,7 @@ package struct HouseholdService {
         }
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             guard contents.household.child(named: name) != nil else {
-                throw LommeError(.notFound, "\(child.name) was removed meanwhile; nothing changed")
+                throw LommeError(.notFound, .childRemovedMeanwhile, "\(child.name) was removed meanwhile; nothing changed")
             }
             contents.household.children.removeAll { $0.matches(name) }
         }

@@ -89,10 +89,10 @@ package struct ImportService {
     func importSealed(_ parsed: Envelope?, problem: LommeError?) throws(LommeError) -> Outcome {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "a sealed code opens only on the device it was issued to, and there is no vault at \(store.path): run `lomme-vault init`, show `lomme-vault key` to the parent, and import the code they issue to it")
+            throw LommeError(.notFound, .noVault, "a sealed code opens only on the device it was issued to, and there is no vault at \(store.path): run `lomme-vault init`, show `lomme-vault key` to the parent, and import the code they issue to it")
         }
         guard let envelope = parsed else {
-            throw problem ?? LommeError.refused("the sealed code is damaged; ask for a new QR code")
+            throw problem ?? LommeError.refused(.codeDamaged, "the sealed code is damaged; ask for a new QR code")
         }
         let opened = try Session.open(context, request.unlock)
         guard let identity = opened.contents.identity else {
@@ -107,7 +107,7 @@ package struct ImportService {
                     || opened.contents.config != check.config else { return .alreadyImported }
             let stored = source == .local ? "a config changed on this machine since (`lomme-vault set`)"
                 : source == .plain ? "a plain code's config, stored after it (--allow-plain)" : "another config, stored after it"
-            throw LommeError.refused("this sealed code was imported already, and the vault now holds \(stored); a code is imported once, so nothing was written: ask the parent for a new sealed code")
+            throw LommeError.refused(.replayOverOtherConfig, "this sealed code was imported already, and the vault now holds \(stored); a code is imported once, so nothing was written: ask the parent for a new sealed code")
         }
         try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines(now: now), question: check.question,
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
@@ -145,7 +145,7 @@ package struct ImportService {
         }
         if !request.yes && !skipQuestion {
             guard !request.unlock.noPrompt, interaction.canAsk else {
-                throw LommeError.failure("add --yes to import without a terminal to confirm on")
+                throw LommeError.failure(.noTerminalToConfirm, "add --yes to import without a terminal to confirm on")
             }
             guard try interaction.confirm(question) else { throw LommeError.failure("not stored; nothing changed") }
         }

@@ -131,7 +131,7 @@ package struct IssueService {
             if let child = household.child(named: text) { return (child.receivingKey, child) }
             let trimmed = text.trimmingASCIIWhitespace()
             guard ReceivingKey.looksLikeKey(trimmed) else {
-                throw LommeError(.notFound, "there is no child called \(JSON.printable(text)), and it is not a receiving key (lvk1…); \(household.childNames)")
+                throw LommeError(.notFound, .noSuchChild, "there is no child called \(JSON.printable(text)), and it is not a receiving key (lvk1…); \(household.childNames)")
             }
             let key = try ReceivingKey(text: trimmed)
             return (key, household.child(with: key))
@@ -164,7 +164,7 @@ package struct IssueService {
         let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             if let child {
                 guard let now = contents.household.child(named: child.name), now.receivingKey == key else {
-                    throw LommeError(.notFound, "\(child.name) was removed or given a new key meanwhile; no code was issued to them")
+                    throw LommeError(.notFound, .childChangedMeanwhile, "\(child.name) was removed or given a new key meanwhile; no code was issued to them")
                 }
             }
             var identity = contents.ensureDeviceIdentity()
@@ -227,7 +227,7 @@ package struct IssueService {
             throw LommeError(.notFound, "this vault has no children to issue to; add one with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`")
         }
         if request.from == nil && opened.contents.config == nil {
-            throw LommeError(.notFound, "no config is stored in this vault; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), or give --from FILE")
+            throw LommeError(.notFound, .noConfig, "no config is stored in this vault; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), or give --from FILE")
         }
         let index = Household.RecordIndex(household.issued)
         let stranger = SigningKeyPair.generate()
@@ -238,7 +238,7 @@ package struct IssueService {
             }
             let config: Config
             do { config = try self.config(for: child, request, opened: opened) } catch {
-                throw LommeError(error.code, "\(child.name): \(error.message); nothing was issued")
+                throw error.with(message: "\(child.name): \(error.message); nothing was issued")
             }
             let state = household.state(of: child, config: opened.contents.config, index: index)
             let reason = state.current ? "current, last code \(VaultContents.timestamp(Int(state.lastHandedOut!.issued)))"

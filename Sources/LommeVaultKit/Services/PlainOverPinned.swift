@@ -9,7 +9,7 @@ package enum PlainOverPinned {
     static func pinnedIssuer(in contents: VaultContents, allowPlain: Bool) throws(LommeError) -> [UInt8]? {
         guard let pinned = contents.identity?.pinnedIssuer else { return nil }
         guard allowPlain else {
-            throw LommeError.refused(
+            throw LommeError.refused(.plainOverPinned,
                 "this vault's config comes from sealed codes of the pinned issuer \(Fingerprint.of(pinned)), and a plain code could have been made by anyone; ask the parent for a sealed code, or run again with --allow-plain to store it and drop the pin")
         }
         return pinned

@@ -28,10 +28,10 @@ package struct ReceiptService {
     package func make() throws(LommeError) -> (text: String, issued: Int64, issuer: String) {
         let contents = try open().contents
         guard let identity = contents.identity, let last = identity.lastEnvelope else {
-            throw LommeError(.notFound, "no sealed code was imported into this vault, so there is nothing to make a receipt for; import the code the parent issued first")
+            throw LommeError(.notFound, .receiptNothingToName, "no sealed code was imported into this vault, so there is nothing to make a receipt for; import the code the parent issued first")
         }
         guard case .sealed(let issuer)? = contents.source, issuer == last.issuer ?? issuer else {
-            throw LommeError(.notFound, "the config stored here did not come from the last sealed code (a plain code or `set` replaced it), so a receipt would not be true; import a new sealed code first")
+            throw LommeError(.notFound, .receiptNothingToName, "the config stored here did not come from the last sealed code (a plain code or `set` replaced it), so a receipt would not be true; import a new sealed code first")
         }
         let text = try Receipt.make(for: last, device: identity.receiving)
         return (text, last.issuedMs / 1000, Fingerprint.of(issuer))
@@ -50,7 +50,7 @@ package struct ReceiptService {
     /// Checks `payload` as a receipt for the child's last handed-out code and records it.
     package func confirm(_ payload: ClassifiedPayload) throws(LommeError) -> Confirmation {
         guard payload.kind == .receipt else {
-            throw LommeError.refused("this QR code is not a receipt (\(payload.kind.what)); the child shows one with `lomme-vault receipt` after importing a sealed code")
+            throw LommeError.refused(.receiptNotOne, "this QR code is not a receipt (\(payload.kind.what)); the child shows one with `lomme-vault receipt` after importing a sealed code")
         }
         let receipt = try Receipt(text: payload.text)
         let opened = try open()
@@ -72,21 +72,21 @@ package struct ReceiptService {
     func check(_ receipt: Receipt, in contents: VaultContents) throws(LommeError) -> (Child, IssueRecord) {
         let household = contents.household
         guard let identity = contents.identity, let (position, record) = household.record(id: receipt.codeIdHex) else {
-            throw LommeError.refused("this receipt names a code this vault did not issue (another household's, or one no longer in the record); nothing changed")
+            throw LommeError.refused(.receiptUnknownCode, "this receipt names a code this vault did not issue (another household's, or one no longer in the record); nothing changed")
         }
         guard let child = household.children.first(where: { $0.receivingKey.fingerprint == record.recipient }) else {
-            throw LommeError.refused("this receipt names a code sealed to \(record.recipient), which is no child's receiving key now\(record.child.map { " (it was \($0)'s)" } ?? ""); nothing changed")
+            throw LommeError.refused(.receiptNoChild, "this receipt names a code sealed to \(record.recipient), which is no child's receiving key now\(record.child.map { " (it was \($0)'s)" } ?? ""); nothing changed")
         }
         guard let credential = receipt.open(from: child.receivingKey, issuer: identity.signing) else {
-            throw LommeError.refused("this receipt was not made by \(child.name)'s device for this machine (it does not open with their receiving key and this issuer's key); nothing changed")
+            throw LommeError.refused(.receiptWrongDevice, "this receipt was not made by \(child.name)'s device for this machine (it does not open with their receiving key and this issuer's key); nothing changed")
         }
         guard Sodium.hex(credential) == record.credential else {
-            throw LommeError.refused("this receipt names another credential than the code it names carried; nothing changed")
+            throw LommeError.refused(.receiptWrongCredential, "this receipt names another credential than the code it names carried; nothing changed")
         }
         let index = Household.RecordIndex(household.issued)
         if let newest = index.last[record.recipient]?.handedOut, newest > position {
             let last = household.issued[newest]
-            throw LommeError.refused("this receipt is for an older code of \(child.name)'s (issued \(VaultContents.timestamp(Int(record.issued)))); their last code was issued \(VaultContents.timestamp(Int(last.issued))): ask them to import it and show the new receipt; nothing changed")
+            throw LommeError.refused(.receiptOlderCode, "this receipt is for an older code of \(child.name)'s (issued \(VaultContents.timestamp(Int(record.issued)))); their last code was issued \(VaultContents.timestamp(Int(last.issued))): ask them to import it and show the new receipt; nothing changed")
         }
         return (child, record)
     }

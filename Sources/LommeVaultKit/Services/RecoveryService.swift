@@ -54,11 +54,11 @@ package struct RecoveryService {
         let key = RecoveryKey.generate()
         if let current {
             guard let old else {
-                throw LommeError.usage("this household has a recovery kit already (household \(current.fingerprint)); a new one needs the old: give it with --recovery-file PATH or --recovery-image PHOTO, or type it when asked")
+                throw LommeError.usage(.recoveryKitNeeded, "this household has a recovery kit already (household \(current.fingerprint)); a new one needs the old: give it with --recovery-file PATH or --recovery-image PHOTO, or type it when asked")
             }
             let oldKey = try old.read(context.interaction, noPrompt: unlock.noPrompt)
             guard oldKey.householdKey.publicKey == current.publicKey else {
-                throw LommeError(.wrongPassphrase, "that recovery key is not this household's (household \(current.fingerprint)); give the kit printed for this vault; nothing changed")
+                throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key is not this household's (household \(current.fingerprint)); give the kit printed for this vault; nothing changed")
             }
             rotation = RootRotation.make(from: oldKey.householdKey, to: key.householdKey.publicKey)
         }
@@ -103,10 +103,10 @@ package struct RecoveryService {
             contents = try open().contents
         }
         guard let root = contents.household.root else {
-            throw LommeError(.notFound, "this vault has no recovery kit yet; make one with `lomme-vault recovery kit --output kit.pdf`")
+            throw LommeError(.notFound, .recoveryNoKit, "this vault has no recovery kit yet; make one with `lomme-vault recovery kit --output kit.pdf`")
         }
         guard key.householdKey.publicKey == root.publicKey else {
-            throw LommeError(.wrongPassphrase, "that recovery key is not this household's (household \(root.fingerprint)): another household's kit, or one a newer kit replaced")
+            throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key is not this household's (household \(root.fingerprint)): another household's kit, or one a newer kit replaced")
         }
         return (root, opens)
     }
@@ -117,7 +117,7 @@ package struct RecoveryService {
     package func restore(_ source: RecoveryKeySource) throws(LommeError) -> (identity: DeviceIdentity, root: HouseholdRoot, limits: KDFLimits, seconds: Double) {
         let store = context.store
         if store.exists {
-            throw LommeError.failure("a vault already exists at \(store.path); --restore never overwrites one: move it away, or give another --vault")
+            throw LommeError.failure(.vaultExists, "a vault already exists at \(store.path); --restore never overwrites one: move it away, or give another --vault")
         }
         let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
         var contents = VaultContents()

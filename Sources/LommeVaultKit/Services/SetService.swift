@@ -50,25 +50,25 @@ package struct SetService {
     /// a mistyped name never becomes a new field.
     package static func resolve(_ typed: String, in config: Config, new: Bool, verb: String = "set") throws(LommeError) -> String {
         guard !typed.isEmpty, typed.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-            throw LommeError.usage("a field name is printable ASCII without spaces, as clientSecret or tokenUrl; \(JSON.printable(typed)) is not")
+            throw LommeError.usage(.fieldNameInvalid, "a field name is printable ASCII without spaces, as clientSecret or tokenUrl; \(JSON.printable(typed)) is not")
         }
         let extras = config.extras.map(\.key)
         let existing = FieldNames.known(typed) ?? extras.first { $0 == typed } ?? extras.first { $0.lowercased() == typed.lowercased() }
         if let existing {
-            if new { throw LommeError.usage("\(existing) is a field already; set it with `lomme-vault set \(existing)` (--new adds a field the config does not have)") }
+            if new { throw LommeError.usage(.fieldExists, "\(existing) is a field already; set it with `lomme-vault set \(existing)` (--new adds a field the config does not have)") }
             return existing
         }
         if new {
             guard typed.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "." }) else {
-                throw LommeError.usage("a new field's name is letters, digits, _, - and . (as nickname or apiKey); \(JSON.printable(typed)) is not")
+                throw LommeError.usage(.fieldNameInvalid, "a new field's name is letters, digits, _, - and . (as nickname or apiKey); \(JSON.printable(typed)) is not")
             }
             return typed
         }
         if let near = FieldNames.nearest(typed, among: Config.knownFieldNames + extras) {
-            throw LommeError.usage("there is no field \(JSON.printable(typed)); did you mean \(near)? (`lomme-vault \(verb) \(near)`); nothing was stored")
+            throw LommeError.usage(.fieldNearMiss, "there is no field \(JSON.printable(typed)); did you mean \(near)? (`lomme-vault \(verb) \(near)`); nothing was stored")
         }
         let add = verb == "set" ? "; to add it as a new field: `lomme-vault set --new \(typed)`" : ""
-        throw LommeError(.notFound, "the stored config has no field \(JSON.printable(typed)) (its fields: \((Config.fieldNames + extras).joined(separator: ", ")))\(add)")
+        throw LommeError(.notFound, .fieldUnknown, "the stored config has no field \(JSON.printable(typed)) (its fields: \((Config.fieldNames + extras).joined(separator: ", ")))\(add)")
     }
 
     package func run(_ request: Request) throws(LommeError) -> Outcome {
@@ -104,10 +104,10 @@ package struct SetService {
             guard var config = contents.config else { throw LommeError(.notFound, "the stored config disappeared meanwhile; nothing was written") }
             let field = try Self.resolve(typed, in: config, new: false, verb: "unset")
             if Config.fieldNames.contains(field) {
-                throw LommeError.usage("\(field) is one of the four fields every config has; change it with `lomme-vault set \(field)`")
+                throw LommeError.usage(.fieldRequired, "\(field) is one of the four fields every config has; change it with `lomme-vault set \(field)`")
             }
             guard config.extras.contains(where: { $0.key == field }) else {
-                throw LommeError(.notFound, "the stored config has no field \(field); nothing was changed")
+                throw LommeError(.notFound, .fieldUnknown, "the stored config has no field \(field); nothing was changed")
             }
             config.extras.removeAll { $0.key == field }
             contents.store(config, source: .local)
@@ -122,11 +122,11 @@ package struct SetService {
     func openWithConfig(_ unlock: UnlockOptions) throws(LommeError) -> OpenedVault {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "there is no vault at \(store.path); create one with `lomme-vault init --parent`, then store the bank's config with `lomme-vault import --stdin < config.json`")
+            throw LommeError(.notFound, .noVault, "there is no vault at \(store.path); create one with `lomme-vault init --parent`, then store the bank's config with `lomme-vault import --stdin < config.json`")
         }
         let opened = try Session.open(context, unlock)
         guard opened.contents.config != nil else {
-            throw LommeError(.notFound, "no config is stored in this vault yet; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), and `set` replaces one field of it")
+            throw LommeError(.notFound, .noConfig, "no config is stored in this vault yet; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), and `set` replaces one field of it")
         }
         return opened
     }

@@ -44,14 +44,14 @@ package struct RecoverySlotKind: SlotKind {
     package static func open(_ sealed: VaultFormat.Sealed, key: RecoveryKey, path: String) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
         let slots = sealed.slots.filter { $0.kind == kind }
         guard !slots.isEmpty else {
-            throw LommeError.failure("this vault has no recovery slot (it was made before recovery kits, or `passwd --rotate` removed it); make a kit with `lomme-vault recovery kit`")
+            throw LommeError.failure(.recoverySlotMissing, "this vault has no recovery slot (it was made before recovery kits, or `passwd --rotate` removed it); make a kit with `lomme-vault recovery kit`")
         }
         for slot in slots where slot.parameters.count == saltLength {
             if let fileKey = slot.unwrap(kek: key.slotKEK(vaultSalt: sealed.salt, slotSalt: slot.parameters), vaultSalt: sealed.salt) {
                 return (fileKey, slot.id)
             }
         }
-        throw LommeError(.wrongPassphrase, "that recovery key does not open \(path): it is another household's, or of a kit a newer one replaced; nothing changed")
+        throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key does not open \(path): it is another household's, or of a kit a newer one replaced; nothing changed")
     }
 
     package func open(_ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {

@@ -1,0 +1,32 @@
+extension LommeError {
+    /// What went wrong, by name: one case per failure that code or a test tells apart from
+    /// the others. The exit code says what kind of failure it is; this says which.
+    package enum Reason: String, Sendable, CaseIterable {
+        case unnamed
+
+        // A sealed code (docs/CODES.md, "Checks on import").
+        case codeNotSealed, codeOlderFormat, codeNewerFormat, codeDamaged, codeTooShort, codeImpossibleTimes
+        case codeForAnotherDevice, codeUnopenable, codeTampered, codeExpired, codeFromTheFuture, codeMalformed
+        case issuerNotExpected, issuerNotPinned, issuerNotVouched, issuerRevoked
+        case householdStatementsBroken, householdForeign, vouchConflict, vouchEmpty
+        case rollback, replayOverOtherConfig, plainOverPinned
+
+        // A receipt (docs/CODES.md, "Receipt").
+        case receiptNotOne, receiptNewerFormat, receiptDamaged, receiptNothingToName
+        case receiptUnknownCode, receiptNoChild, receiptWrongDevice, receiptWrongCredential, receiptOlderCode
+
+        // The recovery key and kit (docs/CODES.md, "The recovery kit").
+        case recoveryKeyLength, recoveryKeyCharacter, recoveryKeyTypo, recoveryKeyVersion
+        case recoveryKeyWrong, recoveryKitNeeded, recoverySlotMissing, recoveryNoKit, vaultExists
+
+        // The household and its record.
+        case childNameInvalid, childNameLikeKey, childFieldReserved, childFieldSecret, childFieldMalformed
+        case noSuchChild, childNameTaken, childKeyTaken, childKeyOwn, childChangedMeanwhile, childRemovedMeanwhile
+
+        // What a command needs before it can start.
+        case noVault, noConfig, noTerminalToConfirm
+
+        // A field of the stored config (`set`, `unset`).
+        case fieldNearMiss, fieldUnknown, fieldExists, fieldRequired, fieldNameInvalid
+    }
+}
