@@ -6,7 +6,7 @@ import LommeVaultKit
 ///
 /// Why this exists: scripts call `get` several times per run, so its start-up is the hot path
 /// (within 2x a Swift program that only prints a line). ArgumentParser builds its
-/// tree of 13 subcommands by reflection before it looks at the first argument (Mirror, protocol
+/// whole tree of subcommands by reflection before it looks at the first argument (Mirror, protocol
 /// conformance lookups that walk every conformance record, types demangled by name): callgrind
 /// counted 7.5 of `--version`'s 10.4 million instructions there, 12.6 of `get`'s 16.4 million,
 /// against 2.2 million for the whole floor program (bench/RESULTS.md).
