@@ -169,7 +169,7 @@ func cameraBench(_ arguments: [String]) {
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         switch argument {
-        case "--unpaced": live.paced = false
+        case "--unpaced": live.pace = .decoded
         case "--accept-none": acceptAny = false
         case "--every-line": live.everyLine = true
         case "--every-other-line": live.everyLine = false
