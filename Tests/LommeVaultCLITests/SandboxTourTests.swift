@@ -77,7 +77,7 @@ struct SandboxTourTests {
         #expect(unlocked.status == 0 && unlocked.out.hasSuffix("balance:   1 300,00 kr\n"), "\(unlocked.stderr)")
 
         #expect(CLI.run(["lock"], environment: env).status == 0)
-        let stats = { CLI.run([], shell: "curl --noproxy '*' -sS --max-time 5 \(api)/stats").out }
+        let stats = { CLI.run([], shell: "curl --noproxy '*' -sS --max-time 600 \(api)/stats").out }  // a guard, not a measure
         let before = stats()
         let locked = CLI.run(["--api", api, "--token-url", api + "/token"], environment: env.merging(["LOMME_VAULT_BIN": CLI.binary]) { $1 }, executable: script)
         #expect(locked.status == 3, "\(locked.stderr)")

@@ -476,7 +476,7 @@ struct OAuthServer: Sendable {
     func curl(_ arguments: [String], stdin: String? = nil) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--noproxy", "*", "--max-time", "10"] + arguments
+        process.arguments = ["--noproxy", "*", "--max-time", "600"] + arguments  // a guard, not a measure
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
