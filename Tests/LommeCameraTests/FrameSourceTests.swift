@@ -212,11 +212,18 @@ final class TestLiveClock: Sendable {
     private let state: Mutex<(time: Duration, reads: Int, slept: [Duration])>
     /// Each reading moves the clock on this much (a clock on which any budget is spent at once).
     private let tick: Duration
+    /// Called (once) when sleeping takes the clock past `limit`: a reader waiting far longer
+    /// than a test allows is stopped there, and the test fails at once rather than hang.
+    private let limit: Duration
+    private let pastLimit = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(tick: Duration = .zero) {
+    init(tick: Duration = .zero, limit: Duration = .seconds(86400)) {
         state = Mutex((.zero, 0, []))
         self.tick = tick
+        self.limit = limit
     }
+
+    func whenPastLimit(_ action: @escaping @Sendable () -> Void) { pastLimit.withLock { $0 = action } }
 
     var now: Duration { state.withLock { $0.time += tick; return $0.time } }
     var slept: [Duration] { state.withLock { $0.slept } }
@@ -225,7 +232,8 @@ final class TestLiveClock: Sendable {
     /// The live scan's clock: sleeping moves it on at once by what was asked.
     var clock: LiveClock {
         LiveClock(now: { [self] in now }, sleep: { [self] duration in
-            state.withLock { $0.time += duration; $0.slept.append(duration) }
+            let time = state.withLock { $0.time += duration; $0.slept.append(duration); return $0.time }
+            if time > limit, let action = pastLimit.withLock({ action in defer { action = nil }; return action }) { action() }
         })
     }
 }
@@ -543,8 +551,13 @@ struct LiveScanTests {
         let times = try frames(of: try FrameSource(path: clip)).map(\.time)
         #expect(times.count == 15 && times[4] < 1 && times[5] > 9e9, "\(times)")
         for pace in [LiveOptions.Pace.camera, .everyFrame, .decoded] {
-            let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: LiveOptions(timeout: .seconds(120), pace: pace))
-                .run(accept: { _ in true })
+            // On the test's clock: a reader that waited for the leap would be stopped a minute on.
+            let clock = TestLiveClock(limit: .seconds(60))
+            var options = LiveOptions(timeout: .seconds(120), pace: pace)
+            options.clock = clock.clock
+            let live = LiveScan(source: try FrameSource(path: clip), options: options)
+            clock.whenPastLimit { live.stop() }
+            let (outcome, counts) = try live.run(accept: { _ in true })
             guard case .timedOut = outcome else { Issue.record("\(pace): \(outcome)"); continue }
             #expect(counts.read == 5, "\(pace): \(counts)")
         }
