@@ -23,7 +23,7 @@ enum CameraInput {
         let source = try FrameSource(path: options.path)
         // A camera's frames (and a file's, played as a camera would send them) are dropped
         // while one is scanned, each within a budget; --every-frame scans each of a file's
-        // frames with every pass, however long that takes.
+        // frames in turn with no budget, however long that takes.
         let live = LiveScan(source: source, options: options.everyFrame
             ? LiveOptions(timeout: .seconds(Int(timeout)), frameBudget: nil, pace: .everyFrame)
             : LiveOptions(timeout: .seconds(Int(timeout))))

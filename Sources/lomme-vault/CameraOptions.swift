@@ -9,7 +9,7 @@ struct CameraOptions: ParsableArguments {
         "With --camera: the webcam (default /dev/video0) or a video file to read instead.", valueName: "DEV|FILE"))
     var device: String?
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
-        "With --camera: give up after this long with nothing seen (exit 2).", valueName: "DURATION"))
+        "With --camera: give up after this long with nothing seen (exit 2); of a video file, this much of its own time.", valueName: "DURATION"))
     var timeout: String?
     @Flag(name: .customLong("every-frame"), help: ArgumentHelp(
         "With --camera and a video file: scan every frame in turn, none dropped, with no time limit a frame (slower than real time: to check what a recording holds)."))
