@@ -73,9 +73,12 @@ struct SessionScopeTests {
 /// `lock` finds a moved vault's session, and `lock --all` forgets everything of the user.
 /// These run as a user of their own (uid 64999, through setpriv), whose user keyring
 /// nothing else touches: `lock --all` must not end the sessions of tests running meanwhile.
+/// Other test runs on the machine (another worktree's) use that user too: they take turns
+/// (`exclusively`), so one's `lock --all` never meets another's sessions.
 @Suite("Lock by the vault's id", .serialized)
 struct LockScopeTests {
     static let uid = "64999"
+    static let keyring = "uid-64999-keyring"
 
     /// The built binary as the other user.
     func asUser(_ arguments: [String], stdin: String? = nil) -> CLI.Result {
@@ -114,32 +117,36 @@ struct LockScopeTests {
 
     @Test("a vault moved after unlock is locked by lock")
     func movedVault() throws {
-        _ = asUser(["lock", "--all"])
-        let box = sandbox()
-        _ = unlocked(box, box.vault)
-        #expect(userKeys().contains("lomme-vault:"))
-        let moved = box.path + "/moved"
-        shellAsUser(#"mkdir -m 700 "$1" && mv "$2" "$1/renamed""#, [moved, box.vault])
-        let r = asUser(["lock", "--vault", moved + "/renamed"])
-        #expect(r.status == 0 && r.stderr.hasPrefix("Locked"), "\(r.stderr)")
-        #expect(!userKeys().contains("lomme-vault:"), "\(userKeys())")
+        try exclusively(LockScopeTests.keyring) { () throws in
+            _ = asUser(["lock", "--all"])
+            let box = sandbox()
+            _ = unlocked(box, box.vault)
+            #expect(userKeys().contains("lomme-vault:"))
+            let moved = box.path + "/moved"
+            shellAsUser(#"mkdir -m 700 "$1" && mv "$2" "$1/renamed""#, [moved, box.vault])
+            let r = asUser(["lock", "--vault", moved + "/renamed"])
+            #expect(r.status == 0 && r.stderr.hasPrefix("Locked"), "\(r.stderr)")
+            #expect(!userKeys().contains("lomme-vault:"), "\(userKeys())")
+        }
     }
 
     @Test("lock --all forgets every session and token of the user, even of a deleted vault")
     func lockAll() throws {
-        let box = sandbox()
-        _ = unlocked(box, box.vault)
-        let second = unlocked(box, box.path + "/two/vault")
-        shellAsUser("printf t | keyctl padd user lomme-vault-token:0a:0b @u && printf k | keyctl padd user not-ours @u")
-        #expect(unlink(box.path + "/two/vault") == 0)
-        let gone = asUser(["lock"] + second)
-        #expect(gone.status == 6 && gone.stderr.contains("lock --all"), "\(gone.stderr)")
+        try exclusively(LockScopeTests.keyring) { () throws in
+            let box = sandbox()
+            _ = unlocked(box, box.vault)
+            let second = unlocked(box, box.path + "/two/vault")
+            shellAsUser("printf t | keyctl padd user lomme-vault-token:0a:0b @u && printf k | keyctl padd user not-ours @u")
+            #expect(unlink(box.path + "/two/vault") == 0)
+            let gone = asUser(["lock"] + second)
+            #expect(gone.status == 6 && gone.stderr.contains("lock --all"), "\(gone.stderr)")
 
-        let r = asUser(["lock", "--all"])
-        #expect(r.status == 0 && r.stderr.contains("Forgot 2 unlocked sessions") && r.stderr.contains("Forgot 1 cached access token"), "\(r.stderr)")
-        let keys = userKeys()
-        #expect(!keys.contains("lomme-vault"), "\(keys)")
-        #expect(keys.contains("not-ours"), "\(keys)")
-        shellAsUser("keyctl clear @u")
+            let r = asUser(["lock", "--all"])
+            #expect(r.status == 0 && r.stderr.contains("Forgot 2 unlocked sessions") && r.stderr.contains("Forgot 1 cached access token"), "\(r.stderr)")
+            let keys = userKeys()
+            #expect(!keys.contains("lomme-vault"), "\(keys)")
+            #expect(keys.contains("not-ours"), "\(keys)")
+            shellAsUser("keyctl clear @u")
+        }
     }
 }
