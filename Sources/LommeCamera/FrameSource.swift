@@ -182,7 +182,7 @@ package final class FrameSource {
                 if stamp != FrameLimits.noTimestamp, timeBase > 0 {
                     let first = firstTimestamp ?? stamp
                     firstTimestamp = first
-                    time = Double(stamp - first) * timeBase
+                    time = Self.seconds(from: first, to: stamp, timeBase: timeBase)
                 }
                 return Frame(image: image, index: index, time: time)
             }
@@ -206,6 +206,16 @@ package final class FrameSource {
             }
         }
         return nil
+    }
+
+    /// Seconds from the timestamp `first` to `stamp`, in units of `timeBase` seconds. A
+    /// hostile file's timestamps are any 64-bit numbers: their difference may not fit in one
+    /// (it is then taken in floating point), and the result is always a finite number.
+    static func seconds(from first: Int64, to stamp: Int64, timeBase: Double) -> Double {
+        let (difference, overflow) = stamp.subtractingReportingOverflow(first)
+        let ticks = overflow ? Double(stamp) - Double(first) : Double(difference)
+        let seconds = ticks * timeBase
+        return seconds.isFinite ? seconds : (ticks < 0 ? -Double.greatestFiniteMagnitude : .greatestFiniteMagnitude)
     }
 
     /// The decoded frame in grey, reduced so its long side is at most `FrameLimits.longSide`;

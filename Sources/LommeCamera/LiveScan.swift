@@ -7,14 +7,18 @@ import Synchronization
 
 /// How the live scan runs.
 package struct LiveOptions: Sendable {
-    /// How long to look before giving up (nil: until the file ends or `stop`).
+    /// How long to look before giving up (nil: until the file ends or `stop`): by `clock` for
+    /// a camera, by the frames' own timestamps for a video file (the first `timeout` of the
+    /// recording, however fast or slow it is read).
     package var timeout: Duration?
-    /// Each frame's scan budget: the scanner's cheap passes first, the rest while time is left.
-    package var frameBudget: Duration
-    /// Hand a file's frames over at the pace their timestamps say, as a webcam would (a
-    /// frame the scanner is not ready for is dropped); off to read a file as fast as it
-    /// decodes (the benchmark's throughput).
-    package var paced: Bool
+    /// Each frame's scan budget: the scanner's cheap passes first, the rest while time is
+    /// left; nil for none (every pass a frame gets, however long it takes).
+    package var frameBudget: Duration?
+    /// How a file's frames are handed to the scanner (a camera's come at the camera's pace).
+    package var pace: Pace
+    /// The clock the timeout, a file's pace and each frame's budget are kept by: the
+    /// machine's own unless a test gives its own.
+    package var clock = LiveClock.continuous
     /// zbar scans every line of the frame (`ScanOptions.everyLine`), not every second one: a
     /// screen's sub-pixel stripes beat against every second line. On the tune half of
     /// bench/camera's screen clips (docs/scanner.md, "Tune and check") `plain` alone read
@@ -88,17 +92,54 @@ package struct LiveOptions: Sendable {
     package func frameScan(_ index: Int) -> ScanOptions {
         let order = index % 2 == 1 ? alternatePasses ?? passes : passes
         var options = (try? ScanOptions(deadline: frameBudget, passes: order)) ?? ScanOptions(deadline: frameBudget)
+        options.clock = clock.scanClock
         options.everyLine = everyLine
         options.passTimes = passTimes
         if order == Self.framePasses || order == Self.lightFirstFramePasses { options.mandatory = Self.mandatoryFramePasses }
         return options
     }
 
-    package init(timeout: Duration? = nil, frameBudget: Duration = defaultFrameBudget, paced: Bool = true) {
+    package init(timeout: Duration? = nil, frameBudget: Duration? = defaultFrameBudget, pace: Pace = .camera) {
         self.timeout = timeout
         self.frameBudget = frameBudget
-        self.paced = paced
+        self.pace = pace
     }
+
+    /// How a video file's frames reach the scanner.
+    package enum Pace: Sendable {
+        /// At the pace their timestamps say, as a webcam's would: a frame that arrives while
+        /// another is scanned replaces the one waiting (the one waiting is dropped).
+        case camera
+        /// As fast as they decode, dropped likewise (the benchmark's throughput).
+        case decoded
+        /// Every frame in order, none dropped: the reader waits until the scanner has taken
+        /// the last one (`--every-frame`, a recording checked frame by frame).
+        case everyFrame
+    }
+}
+
+/// The clock a live scan keeps time by (`LiveOptions.clock`): the machine's monotonic clock,
+/// or a test's, so that what a test proves about the timeout, a file's pace or a frame's
+/// budget does not depend on the machine's speed.
+package struct LiveClock: Sendable {
+    /// The time since an origin of the clock's own.
+    package let now: @Sendable () -> Duration
+    /// Lets `duration` pass (the reader waiting for a file's next frame, in short steps).
+    package let sleep: @Sendable (Duration) -> Void
+
+    package init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) -> Void) {
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// The machine's monotonic clock; sleeping is `usleep`.
+    package static let continuous = LiveClock(now: ScanClock.continuous.now) { duration in
+        guard duration > .zero else { return }
+        usleep(UInt32(min(duration, .seconds(1)).seconds * 1e6))
+    }
+
+    /// The same clock for the scanner's budget.
+    var scanClock: ScanClock { ScanClock(now: now) }
 }
 
 /// What the live scan saw, for the caller's preview and the benchmark.
@@ -115,7 +156,8 @@ package enum LiveOutcome {
     case found(Decoded, Frame)
     /// The file ended without one (a device never ends by itself).
     case ended
-    /// `timeout` passed without one.
+    /// `timeout` passed without one: by the clock for a camera, by the frames' timestamps
+    /// for a video file.
     case timedOut
     /// `stop()` was called.
     case stopped
@@ -139,15 +181,17 @@ package struct LiveCounts: Sendable {
 
 /// Reads frames on a thread of their own and scans the newest one whenever the scanner is
 /// free: a frame that arrives while another is being scanned replaces the one waiting (it is
-/// dropped, never queued), so what is scanned is always what the camera sees now. Each frame
-/// gets `frameBudget`, the scanner's cheap passes first; a payload seen in several frames is
-/// judged once (`accept` is asked once per distinct payload). One `run` per LiveScan.
+/// dropped, never queued), so what is scanned is always what the camera sees now (a file
+/// read with `Pace.everyFrame` waits for the scanner instead, and none is dropped). Each
+/// frame gets `frameBudget`, the scanner's cheap passes first; a payload seen in several
+/// frames is judged once (`accept` is asked once per distinct payload). One `run` per
+/// LiveScan.
 package final class LiveScan: Sendable {
     private let source: SendableSource
     private let options: LiveOptions
     private let slot = FrameSlot()
 
-    package init(source: FrameSource, options: LiveOptions = .init()) {
+    package init(source: any FrameProducer, options: LiveOptions = .init()) {
         self.source = SendableSource(source)
         self.options = options
     }
@@ -163,15 +207,17 @@ package final class LiveScan: Sendable {
     /// `stop()`. `events` is called on this thread (the preview). Throws code 2 when the
     /// device fails while reading.
     package func run(accept: (Decoded) -> Bool, events: (LiveEvent) -> Void = { _ in }) throws(LommeError) -> (LiveOutcome, LiveCounts) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let end = options.timeout.map { start + $0 }
+        let clock = options.clock
+        let start = clock.now()
+        // A camera's timeout is kept by the clock; a file's by its frames' timestamps (the
+        // reader, below), so that its first `timeout` is read however fast the machine is.
+        let end = source.value.isDevice ? options.timeout.map { start + $0 } : nil
         let reader = DispatchGroup()
         // A queue of its own, not a global one: the reader blocks (in FFmpeg, in its pace)
         // for the whole scan, and on the global queue it held one of the two threads a
         // 2-core machine's pool has, so the scanner's two workers ran one after the other.
         DispatchQueue(label: "lomme-vault.frame-reader").async(group: reader) { [slot, source, options] in
-            Self.read(source.value, into: slot, paced: options.paced)
+            Self.read(source.value, into: slot, options: options)
         }
         // Nothing is left running when the scan ends.
         defer {
@@ -184,11 +230,11 @@ package final class LiveScan: Sendable {
         func finish(_ outcome: LiveOutcome) -> (LiveOutcome, LiveCounts) {
             counts.read = slot.produced
             counts.pending = slot.pending
-            counts.seconds = (clock.now - start).seconds
+            counts.seconds = (clock.now() - start).seconds
             return (outcome, counts)
         }
         while true {
-            let waited = slot.take(until: end)
+            let waited = slot.take(until: end, clock: clock)
             switch waited {
             case .stopped: return finish(.stopped)
             case .ended:
@@ -199,7 +245,7 @@ package final class LiveScan: Sendable {
                 let options = self.options.frameScan(counts.scanned)
                 counts.scanned += 1
                 events(.frame(frame))
-                let began = clock.now
+                let began = clock.now()
                 // A payload seen in an earlier frame is not judged again: `accept` said no to
                 // it once, and a code accepted ends the scan.
                 var accepted: Decoded?
@@ -208,7 +254,7 @@ package final class LiveScan: Sendable {
                     accepted = decoded
                     return true
                 }
-                counts.scanSeconds += (clock.now - began).seconds
+                counts.scanSeconds += (clock.now() - began).seconds
                 if let accepted {
                     counts.decodes += 1
                     return finish(.found(accepted, frame))
@@ -218,16 +264,18 @@ package final class LiveScan: Sendable {
                     seen.append(decoded.bytes)
                     events(.rejected(decoded))
                 }
-                if let end, clock.now >= end { return finish(.timedOut) }
+                if let end, clock.now() >= end { return finish(.timedOut) }
             }
         }
     }
 
     /// The reader thread: every frame decoded (a compressed stream cannot skip one), the
-    /// newest put in the slot; a file's frames at their own pace when `paced`.
-    private static func read(_ source: FrameSource, into slot: FrameSlot, paced: Bool) {
-        let clock = ContinuousClock()
-        var start: ContinuousClock.Instant?
+    /// newest put in the slot. A file's frames at their own pace (`Pace.camera`), or each
+    /// once the scanner has taken the last (`Pace.everyFrame`); a file's first frame at or
+    /// past `timeout` by its timestamp ends the scan (`.timedOut`) before it is waited for.
+    static func read(_ source: any FrameProducer, into slot: FrameSlot, options: LiveOptions) {
+        let clock = options.clock
+        var start: Duration?
         while !slot.isStopped {
             let frame: Frame?
             do throws(LommeError) {
@@ -237,29 +285,62 @@ package final class LiveScan: Sendable {
                 return
             }
             guard let frame else { break }
-            if paced && !source.isDevice {
-                let origin = start ?? clock.now
-                start = origin
-                let due = origin + .nanoseconds(Int64(frame.time * 1e9))
-                // in steps, so a stop is seen at once (a file may put its next frame far off)
-                while !slot.isStopped, case let wait = clock.now.duration(to: due), wait > .zero {
-                    usleep(UInt32(min(wait.seconds, 0.05) * 1e6))
+            if !source.isDevice {
+                if let timeout = options.timeout, !(frame.time < timeout.seconds) {
+                    slot.timeOut()
+                    return
+                }
+                if options.pace == .camera {
+                    let origin = start ?? clock.now()
+                    start = origin
+                    let due = origin + Self.offset(frame.time)
+                    // in steps, so a stop is seen at once (a file may put its next frame far off)
+                    while !slot.isStopped, case let wait = due - clock.now(), wait > .zero {
+                        clock.sleep(min(wait, .milliseconds(50)))
+                    }
                 }
             }
             slot.put(frame)
+            if options.pace == .everyFrame && !source.isDevice { slot.waitUntilTaken() }
         }
         slot.end()
     }
+
+    /// A frame's time from the file's first, as a duration to wait: never negative (a
+    /// timestamp that goes back is due at once) and at most a year, whatever a hostile file's
+    /// timestamps say (a frame time is any finite Double; `Duration(seconds:)` traps past
+    /// about 10^20 s).
+    static func offset(_ time: Double) -> Duration {
+        guard time > 0 else { return .zero }
+        return .seconds(min(time, longestWait))
+    }
+
+    /// A year: the longest a file's next frame is waited for (in short steps, so a stop or
+    /// Ctrl-C ends the wait at once).
+    static let longestWait = 365.0 * 86400
 }
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
+/// Where the live scan's frames come from: a webcam or a video file (`FrameSource`), or a
+/// test's own source, which hands over a real clip's frames when the test says.
+package protocol FrameProducer: AnyObject {
+    /// A camera (its frames come at its own pace, and its timeout is kept by the clock), not a file.
+    var isDevice: Bool { get }
+    /// The next frame; nil at the end, or after `stop()`.
+    func next() throws(LommeError) -> Frame?
+    /// Ends a `next()` that waits, from another thread.
+    func stop()
+}
+
+extension FrameSource: FrameProducer {}
+
 /// The source, handed to the reader thread (which alone calls `next`) and to `stop()`.
 struct SendableSource: @unchecked Sendable {
-    let value: FrameSource
-    init(_ value: FrameSource) { self.value = value }
+    let value: any FrameProducer
+    init(_ value: any FrameProducer) { self.value = value }
 }
 
 /// One place for the newest frame: putting a frame where one waits drops the older.
@@ -268,11 +349,14 @@ final class FrameSlot: Sendable {
         var frame: Frame?
         var produced = 0
         var ended = false
+        var timedOut = false
         var stopped = false
         var error: LommeError?
     }
     private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
+    /// Signalled when the scanner takes a frame (for a reader that waits for it).
+    private let taken = DispatchSemaphore(value: 0)
 
     enum Taken {
         case frame(Frame)
@@ -299,6 +383,12 @@ final class FrameSlot: Sendable {
         signal.signal()
     }
 
+    /// The file's time is up: like its end, but `.timedOut` once the frame waiting is taken.
+    func timeOut() {
+        state.withLock { $0.timedOut = true }
+        signal.signal()
+    }
+
     func fail(_ error: LommeError) {
         state.withLock {
             $0.error = error
@@ -310,11 +400,19 @@ final class FrameSlot: Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         signal.signal()
+        taken.signal()
     }
 
-    /// The newest frame, waiting for one until `deadline`; at the end of a file the frame
-    /// still waiting is taken first.
-    func take(until deadline: ContinuousClock.Instant?) -> Taken {
+    /// Waits until the frame put last has been taken, or the scan is stopped.
+    func waitUntilTaken() {
+        while state.withLock({ $0.frame != nil && !$0.stopped }) {
+            _ = taken.wait(timeout: .now() + .milliseconds(100))
+        }
+    }
+
+    /// The newest frame, waiting for one until `deadline` on `clock`; at the end of a file
+    /// (or of its time) the frame still waiting is taken first.
+    func take(until deadline: Duration?, clock: LiveClock) -> Taken {
         while true {
             let now = state.withLock { state -> Taken? in
                 if state.stopped { return .stopped }
@@ -322,14 +420,16 @@ final class FrameSlot: Sendable {
                     state.frame = nil
                     return .frame(frame)
                 }
-                return state.ended ? .ended : nil
+                if state.ended { return .ended }
+                return state.timedOut ? .timedOut : nil
             }
+            if case .frame = now { taken.signal() }
             if let now { return now }
             if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline)
+                let left = deadline - clock.now()
                 if left <= .zero { return .timedOut }
-                let nanos = Int(min(left.seconds, 3600) * 1e9)
-                _ = signal.wait(timeout: .now() + .nanoseconds(nanos))
+                // in short steps, the clock asked again after each (a test's clock is not the machine's)
+                _ = signal.wait(timeout: .now() + .milliseconds(Int(min(left, .milliseconds(100)).seconds * 1000) + 1))
             } else {
                 signal.wait()
             }

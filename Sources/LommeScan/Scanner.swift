@@ -5,8 +5,12 @@ import Synchronization
 
 /// How hard to look.
 package struct ScanOptions: Sendable {
-    /// Overall time budget for one picture; nil for the pipeline's default.
+    /// Overall time budget for one picture (`Scanner.defaultDeadline` unless told); nil for
+    /// none: every pass runs, however long it takes (tests, whose verdicts must not depend on
+    /// the machine's speed; a recording read frame by frame).
     package var deadline: Duration?
+    /// The clock the deadline is measured on: the machine's own unless a test gives its own.
+    package var clock = ScanClock.continuous
     /// Run passes on two threads (each with its own zbar scanner).
     package var parallel: Bool
     /// Skip the passes whose view shows no finder pattern (`Evidence`); off to measure
@@ -29,7 +33,7 @@ package struct ScanOptions: Sendable {
     /// The names of the passes chosen, nil for the pipeline's order.
     package var passes: [String]? { selected?.map(\.name) }
 
-    package init(deadline: Duration? = nil, parallel: Bool = true) {
+    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true) {
         self.deadline = deadline
         self.parallel = parallel
         self.selected = nil
@@ -37,10 +41,26 @@ package struct ScanOptions: Sendable {
 
     /// Only the passes named, in this order. Throws a usage error for a name the pipeline
     /// does not know (a typo must not quietly run fewer passes) and for an empty list.
-    package init(deadline: Duration? = nil, parallel: Bool = true, passes: [String]?) throws(LommeError) {
+    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true, passes: [String]?) throws(LommeError) {
         self.init(deadline: deadline, parallel: parallel)
         if let passes { selected = try Pass.named(passes) }
     }
+}
+
+/// The clock a scan's deadline is measured on (`ScanOptions.clock`): the machine's monotonic
+/// clock, or a test's, which decides when the deadline has passed without the machine's
+/// speed deciding it.
+package struct ScanClock: Sendable {
+    /// The time since an origin of the clock's own.
+    package let now: @Sendable () -> Duration
+
+    package init(now: @escaping @Sendable () -> Duration) { self.now = now }
+
+    /// The machine's monotonic clock (`ContinuousClock`).
+    package static let continuous: ScanClock = {
+        let origin = ContinuousClock.now
+        return ScanClock { ContinuousClock.now - origin }
+    }()
 }
 
 /// What became of a pass a worker took (`ScanOptions.passTimes`).
@@ -188,8 +208,8 @@ package enum Scanner {
     /// The search itself; its state tells the decodes found and the passes that ran.
     static func search(_ subject: ScanSubject, options: ScanOptions, accept: (Decoded) -> Bool) -> SearchState {
         let passes = options.selected ?? pipeline
-        let clock = ContinuousClock()
-        let end = clock.now + (options.deadline ?? defaultDeadline)
+        let clock = options.clock
+        let end = options.deadline.map { clock.now() + $0 }
         let state = SearchState()
         if options.parallel && passes.count > 1 {
             // `accept` is not Sendable: the workers report decodes and signal `news`, and only
@@ -234,8 +254,10 @@ package enum Scanner {
     /// Takes passes off the shared list in order until none is left, time is up or an
     /// accepted decode stops the search.
     static func worker(_ subject: ScanSubject, _ passes: [Pass], options: ScanOptions, state: SearchState,
-                       end: ContinuousClock.Instant, clock: ContinuousClock, report: ([Decoded]) -> Void) {
+                       end: Duration?, clock: ScanClock, report: ([Decoded]) -> Void) {
         let scanner = ZBarScanner()
+        // Whether the deadline has passed (never, with none).
+        let past = { end.map { clock.now() >= $0 } ?? false }
         // A gated pass whose evidence the other worker is still searching for is put off
         // while passes after it are left, and taken again once that search is done: waiting
         // for it left a core idle for a tenth of a second or more on 12 MP photos.
@@ -247,28 +269,28 @@ package enum Scanner {
             // never come back "no QR code found" because the clock ran out. The budget
             // bounds the rest.
             let mandatory = index < options.mandatory
-            if !mandatory && clock.now >= end { break }
+            if !mandatory && past() { break }
             let pass = passes[index]
-            let started = clock.now
+            let started = clock.now()
             // A pass that cannot see a finder pattern cannot read a code.
             if options.gated && !mandatory && !Pass.shows(subject, pass.needs) {
-                options.passTimes?(pass.name, .skipped, clock.now - started)
+                options.passTimes?(pass.name, .skipped, clock.now() - started)
                 continue
             }
             state.ran(pass.name)
             if pass.shared { state.share(index) }
             run(pass, index: index)
             if pass.shared { state.stopSharing(index) }
-            options.passTimes?(pass.name, .ran, clock.now - started)
+            options.passTimes?(pass.name, .ran, clock.now() - started)
         }
         // No pass left to take: rather than idle while the other worker finishes a pass that
         // shares its work (the grid sampler, on a photo nobody reads often the last one
         // running), join it, each thread taking the next triple in turn.
         while !state.stopped, let index = state.joinable() {
-            if index >= options.mandatory && clock.now >= end { break }
-            let started = clock.now
+            if index >= options.mandatory && past() { break }
+            let started = clock.now()
             run(passes[index], index: index)
-            options.passTimes?(passes[index].name, .joined, clock.now - started)
+            options.passTimes?(passes[index].name, .joined, clock.now() - started)
         }
 
         func run(_ pass: Pass, index: Int) {
@@ -276,11 +298,12 @@ package enum Scanner {
             let mandatory = index < options.mandatory
             withoutActuallyEscaping(report) { report in
                 var trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
-                                  isOver: { state.stopped || (!mandatory && clock.now >= end) }, report: report)
+                                  isOver: { state.stopped || (!mandatory && past()) }, report: report)
                 // zbar cannot be stopped once it scans: past the first passes, a whole view is
                 // scanned only if zbar's pace so far says the scan ends inside the budget.
                 trial.scanned = { state.pace.record(pixels: $0, took: $1) }
-                if !mandatory { trial.mayStart = { state.pace.fits(pixels: $0, from: clock.now, before: end) } }
+                trial.clock = clock
+                if !mandatory, let end { trial.mayStart = { state.pace.fits(pixels: $0, from: clock.now(), before: end) } }
                 pass.run(subject, trial)
             }
         }
@@ -411,7 +434,7 @@ final class ZBarPace: Sendable {
 
     /// Whether a scan of `pixels` started `now` ends before `end`, give or take `allowance`;
     /// yes while nothing was measured (the first views are the mandatory passes').
-    func fits(pixels: Int, from now: ContinuousClock.Instant, before end: ContinuousClock.Instant) -> Bool {
+    func fits(pixels: Int, from now: Duration, before end: Duration) -> Bool {
         guard let time = foretold(pixels: pixels) else { return true }
         return now + time <= end + allowance
     }

@@ -38,7 +38,7 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
 
 var everyLine = false, frame = false, oddFrame = false, passTimes = false, framePasses: [String]? = nil
 var frameBudget: Duration? = nil, frameMandatory: Int? = nil
-var matrix = false, parallel = true, gated = true, deadline: Duration? = nil, passes: [String]? = nil, prefixes: [String]? = [""]
+var matrix = false, parallel = true, gated = true, deadline: Duration? = Scanner.defaultDeadline, passes: [String]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -169,7 +169,7 @@ func cameraBench(_ arguments: [String]) {
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         switch argument {
-        case "--unpaced": live.paced = false
+        case "--unpaced": live.pace = .decoded
         case "--accept-none": acceptAny = false
         case "--every-line": live.everyLine = true
         case "--every-other-line": live.everyLine = false

@@ -16,8 +16,17 @@ enum CameraInput {
     static func read(_ options: CameraOptions, sought: String, accept: (Decoded) -> Bool,
                      rejected: (Decoded) -> String) throws(LommeError) -> Decoded {
         let timeout = (try? options.timeoutSeconds()) ?? 120
+        var info = stat()
+        if options.everyFrame, stat(options.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR {
+            throw LommeError.usage("--every-frame reads a video file, and \(ImageLimits.display(options.path)) is a camera; leave it out, or name a recording with --device")
+        }
         let source = try FrameSource(path: options.path)
-        let live = LiveScan(source: source, options: LiveOptions(timeout: .seconds(Int(timeout))))
+        // A camera's frames (and a file's, played as a camera would send them) are dropped
+        // while one is scanned, each within a budget; --every-frame scans each of a file's
+        // frames in turn with no budget, however long that takes.
+        let live = LiveScan(source: source, options: options.everyFrame
+            ? LiveOptions(timeout: .seconds(Int(timeout)), frameBudget: nil, pace: .everyFrame)
+            : LiveOptions(timeout: .seconds(Int(timeout))))
         let preview = CameraPreview.start()
         defer { preview?.end() }
         let (outcome, _) = try live.run(accept: accept) { event in
@@ -48,7 +57,8 @@ enum CameraInput {
 /// The camera preview on stderr: what the camera sees, in grey half blocks, redrawn in place;
 /// only when stdout and stderr are both terminals. The cursor is hidden while it runs and
 /// shown again on every way out: the normal end, an error (`end()` in a defer), Ctrl-C (130),
-/// SIGTERM, SIGHUP and SIGQUIT (the handlers below).
+/// SIGTERM, SIGHUP and SIGQUIT, and a crash (SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS,
+/// SIGFPE: the handlers below, which then let the signal end the process as it would have).
 final class CameraPreview {
     /// Rows drawn last time (the cursor is below them).
     private var drawn = 0
@@ -97,7 +107,7 @@ final class CameraPreview {
             CameraPreview.active = 0
             Terminal.write("\u{1B}[0m" + CameraPreview.showCursor, to: STDERR_FILENO)
         }
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(number, SIG_DFL) }
+        for number in [SIGINT] + Self.restoring { signal(number, SIG_DFL) }
     }
 
     static let hideCursor = "\u{1B}[?25l"
@@ -105,14 +115,19 @@ final class CameraPreview {
     /// 1 while the cursor is hidden: read by the signal handler.
     nonisolated(unsafe) static var active: sig_atomic_t = 0
 
+    /// The signals whose default action the preview keeps, after restoring the terminal:
+    /// those that end a process, and those of a crash (the default set by
+    /// `Hardening.disableCrashReporter`, which prints nothing).
+    static let restoring = [SIGTERM, SIGHUP, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+
     /// Ctrl-C: the terminal restored, exit 130 (the shell's code for SIGINT, which the spec
-    /// names). SIGTERM, SIGHUP, SIGQUIT: restored, then the signal's default.
+    /// names). The others (`restoring`): restored, then the signal's default.
     private static func installHandlers() {
         signal(SIGINT) { _ in
             CameraPreview.restoreFromSignal()
             _exit(130)
         }
-        for number in [SIGTERM, SIGHUP, SIGQUIT] {
+        for number in restoring {
             signal(number) { received in
                 CameraPreview.restoreFromSignal()
                 signal(received, SIG_DFL)

@@ -22,8 +22,9 @@ struct Import: ParsableCommand {
             With --camera the code is read live from the webcam (/dev/video0, or --device, \
             which may be a video file): on a terminal a small grey picture shows what the \
             camera sees; the first frame holding a config is used, and the rest is as for a \
-            photo. Nothing seen within --timeout (default 2m), or the file's end, is exit 2; \
-            Ctrl-C is exit 130.
+            photo. Nothing seen within --timeout (default 2m; of a video file, its own first \
+            2m), or the file's end, is exit 2; Ctrl-C is exit 130. With --every-frame a video \
+            file's every frame is scanned, none dropped.
             """
     )
 

@@ -20,7 +20,9 @@ struct Scan: ParsableCommand {
             With --camera the code is read live from the webcam (/dev/video0, or --device, \
             which may be a video file), showing on a terminal a small grey picture of what it \
             sees, until the first frame holding a QR code. Nothing seen within --timeout \
-            (default 2m), or the file's end, is exit 2; Ctrl-C is exit 130.
+            (default 2m; of a video file, its own first 2m), or the file's end, is exit 2; \
+            Ctrl-C is exit 130. With --every-frame a video file's every frame is scanned, none \
+            dropped.
             """
     )
 

@@ -3,6 +3,7 @@ import LommeCore
 import LommeImages
 import LommeScan
 import LommeTestSupport
+import Synchronization
 import Testing
 
 @testable import LommeCamera
@@ -68,9 +69,9 @@ struct FrameSourceTests {
             let all = try frames(of: try FrameSource(path: clip))
             #expect(all.count == 22 || all.count == 23)
             // before the code comes in (0.6 s) no frame holds one; the last frame does
-            let first = Scanner.scan(image: all[0].image)
+            let first = Scanner.scan(image: all[0].image, options: ScanOptions(deadline: nil))
             #expect(first.isEmpty, "\(kind): \(first)")
-            let last = Scanner.scan(image: all[all.count - 1].image)
+            let last = Scanner.scan(image: all[all.count - 1].image, options: ScanOptions(deadline: nil))
             #expect(last.map(\.text) == [Self.text], "\(kind) \(codec): the last frame does not read")
         }
     }
@@ -205,20 +206,225 @@ struct FrameSourceTests {
     }
 }
 
+/// A clock for the live scan that the test keeps: time passes when the test (or, with
+/// `sleeps`, the reader's waiting) says, never because the machine is slow.
+final class TestLiveClock: Sendable {
+    private let state: Mutex<(time: Duration, reads: Int, slept: [Duration])>
+    /// Each reading moves the clock on this much (a clock on which any budget is spent at once).
+    private let tick: Duration
+    /// Called (once) when sleeping takes the clock past `limit`: a reader waiting far longer
+    /// than a test allows is stopped there, and the test fails at once rather than hang.
+    private let limit: Duration
+    private let pastLimit = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(tick: Duration = .zero, limit: Duration = .seconds(86400)) {
+        state = Mutex((.zero, 0, []))
+        self.tick = tick
+        self.limit = limit
+    }
+
+    func whenPastLimit(_ action: @escaping @Sendable () -> Void) { pastLimit.withLock { $0 = action } }
+
+    var now: Duration { state.withLock { $0.time += tick; return $0.time } }
+    var slept: [Duration] { state.withLock { $0.slept } }
+    func advance(_ duration: Duration) { state.withLock { $0.time += duration } }
+
+    /// The live scan's clock: sleeping moves it on at once by what was asked.
+    var clock: LiveClock {
+        LiveClock(now: { [self] in now }, sleep: { [self] duration in
+            let time = state.withLock { $0.time += duration; $0.slept.append(duration); return $0.time }
+            if time > limit, let action = pastLimit.withLock({ action in defer { action = nil }; return action }) { action() }
+        })
+    }
+}
+
+/// Pass names told from the scanner's threads.
+final class Names: Sendable {
+    private let names = Mutex<[String]>([])
+    func add(_ name: String) { names.withLock { $0.append(name) } }
+    var value: [String] { names.withLock { $0 } }
+}
+
+/// A camera the test paces: a real clip's frames (FFmpeg decoded them), each handed over only
+/// once the test lets it go (`release`), so which frames arrive while one is scanned is the
+/// test's choice. Says it is a device (a camera's frames are not paced by their timestamps).
+final class TestCamera: FrameProducer, @unchecked Sendable {
+    let isDevice: Bool
+    private let frames: [Frame]
+    private let state = Mutex((next: 0, allowed: 0, calls: 0, finished: false))
+    private let wake = DispatchSemaphore(value: 0)
+    /// Told the clock's time at each call of `next()` (for a file's pace).
+    var onNext: (() -> Void)?
+
+    init(_ frames: [Frame], isDevice: Bool = true, allowed: Int = 0) {
+        self.frames = frames
+        self.isDevice = isDevice
+        state.withLock { $0.allowed = allowed }
+    }
+
+    /// Lets `count` more frames go.
+    func release(_ count: Int = 1) {
+        state.withLock { $0.allowed += count }
+        for _ in 0..<count { wake.signal() }
+    }
+
+    /// `next()` returns nil from now on (the clip's end).
+    func finish() {
+        state.withLock { $0.finished = true }
+        wake.signal()
+    }
+
+    /// How many times `next()` was entered.
+    var calls: Int { state.withLock { $0.calls } }
+
+    /// Waits (generously: a guard against a hang, not a measure) until `next()` was entered `count` times.
+    func waitForCalls(_ count: Int) -> Bool {
+        for _ in 0..<600_000 where calls < count { usleep(1000) }
+        return calls >= count
+    }
+
+    func next() throws(LommeError) -> Frame? {
+        onNext?()
+        state.withLock { $0.calls += 1 }
+        while true {
+            let taken = state.withLock { state -> (Frame?, Bool) in
+                if state.finished || state.next >= frames.count { return (nil, true) }
+                guard state.allowed > 0 else { return (nil, false) }
+                state.allowed -= 1
+                state.next += 1
+                return (frames[state.next - 1], true)
+            }
+            if taken.1 { return taken.0 }
+            wake.wait()
+        }
+    }
+
+    func stop() { finish() }
+}
+
 @Suite("The live scan (real FFmpeg, real zbar)")
 struct LiveScanTests {
     @Test func aFrameArrivingWhileOneWaitsReplacesIt() {
         let slot = FrameSlot()
         let picture = GrayImage(width: 2, height: 2)
         for index in 0..<3 { slot.put(Frame(image: picture, index: index, time: Double(index))) }
-        guard case .frame(let newest) = slot.take(until: nil) else { Issue.record("no frame"); return }
+        guard case .frame(let newest) = slot.take(until: nil, clock: .continuous) else { Issue.record("no frame"); return }
         #expect(newest.index == 2, "the newest frame, the two before it dropped")
         #expect(slot.produced == 3)
         slot.end()
-        guard case .ended = slot.take(until: nil) else { Issue.record("not the end"); return }
-        // a deadline passed with nothing new
-        let empty = FrameSlot()
-        guard case .timedOut = empty.take(until: .now) else { Issue.record("no time-out"); return }
+        guard case .ended = slot.take(until: nil, clock: .continuous) else { Issue.record("not the end"); return }
+        // a deadline passed with nothing new (on the test's clock, a second past it)
+        let empty = FrameSlot(), clock = TestLiveClock()
+        clock.advance(.seconds(1))
+        guard case .timedOut = empty.take(until: .zero, clock: clock.clock) else { Issue.record("no time-out"); return }
+    }
+
+    /// What the live scan says it does, through the whole loop: a frame that arrives while
+    /// another is scanned replaces the one waiting. The test's camera hands over three frames
+    /// while frame 0 is scanned (and the scan waits until the reader has put all three), so
+    /// frames 1 and 2 are dropped and frame 3 is scanned next, however fast the machine.
+    @Test func framesThatArriveWhileOneIsScannedAreDroppedButTheNewest() throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", seconds: 0.4)
+        let camera = TestCamera(try frames(of: try FrameSource(path: clip)), allowed: 1)
+        var scanned: [Int] = []
+        let (outcome, counts) = try LiveScan(source: camera).run(accept: { _ in true }) { event in
+            guard case .frame(let frame) = event else { return }
+            scanned.append(frame.index)
+            if frame.index == 0 {
+                camera.release(3)
+                #expect(camera.waitForCalls(5), "the reader did not take the three frames")
+            } else {
+                camera.finish()
+            }
+        }
+        guard case .ended = outcome else { Issue.record("\(outcome)"); return }
+        #expect(scanned == [0, 3])
+        #expect(counts.read == 4 && counts.scanned == 2 && counts.dropped == 2, "\(counts)")
+    }
+
+    /// A file's frames are handed over at the pace their timestamps say (`Pace.camera`): the
+    /// reader, on the test's clock, lets each frame's time pass from the first before it puts
+    /// it, waiting in steps of at most 50 ms (so a stop is seen at once).
+    @Test func aFilesFramesComeAtThePaceOfTheirTimestamps() throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", seconds: 1)
+        let all = try frames(of: try FrameSource(path: clip))
+        let camera = TestCamera(all, isDevice: false, allowed: all.count)
+        let clock = TestLiveClock()
+        var options = LiveOptions()
+        options.clock = clock.clock
+        var asked: [Duration] = []
+        camera.onNext = { asked.append(clock.now) }
+        let slot = FrameSlot()
+        LiveScan.read(camera, into: slot, options: options)
+        // Each frame is asked for once the one before it was due, at its own time from the first.
+        #expect(asked.count == all.count + 1)
+        for (index, frame) in all.enumerated() {
+            let due = asked[index + 1].seconds
+            #expect(abs(due - frame.time) < 1e-6, "frame \(index) put at \(due) s, its time \(frame.time) s")
+        }
+        #expect(!clock.slept.isEmpty && clock.slept.allSatisfy { $0 <= .milliseconds(50) })
+        #expect(slot.produced == all.count)
+        // As fast as they decode, nothing is waited for.
+        let fast = TestLiveClock()
+        options.clock = fast.clock
+        options.pace = .decoded
+        LiveScan.read(TestCamera(all, isDevice: false, allowed: all.count), into: FrameSlot(), options: options)
+        #expect(fast.slept.isEmpty)
+    }
+
+    /// A camera's timeout is kept by the clock: here the test's, which moves on a tenth of a
+    /// second for each frame scanned, the camera sending one frame for each. A timeout of
+    /// 450 ms ends the scan after the fifth frame (the frame being scanned is finished first).
+    @Test func aCamerasTimeoutIsKeptByTheClock() throws {
+        let folder = ClipFolder()
+        let clip = try folder.clip("blank", seconds: 1)
+        let camera = TestCamera(try frames(of: try FrameSource(path: clip)), allowed: 1)
+        let clock = TestLiveClock()
+        var options = LiveOptions(timeout: .milliseconds(450))
+        options.clock = clock.clock
+        var scanned = 0
+        let (outcome, counts) = try LiveScan(source: camera, options: options).run(accept: { _ in true }) { event in
+            guard case .frame = event else { return }
+            scanned += 1
+            clock.advance(.milliseconds(100))
+            camera.release()
+        }
+        guard case .timedOut = outcome else { Issue.record("\(outcome)"); return }
+        #expect(scanned == 5 && counts.scanned == 5)
+        // A camera that sends nothing: the wait ends at the timeout (a clock that moves a
+        // second each time it is read).
+        var waiting = LiveOptions(timeout: .seconds(5))
+        waiting.clock = TestLiveClock(tick: .seconds(1)).clock
+        let silent = TestCamera(try frames(of: try FrameSource(path: clip)), allowed: 0)
+        let (none, _) = try LiveScan(source: silent, options: waiting).run(accept: { _ in true })
+        guard case .timedOut = none else { Issue.record("\(none)"); return }
+    }
+
+    /// Each frame is scanned within its budget, on the live scan's clock: on a clock that moves
+    /// a second each time it is read the budget is spent at once, and only the three passes
+    /// every frame gets run; with no budget every pass of a frame's order is taken.
+    @Test func aFramesBudgetIsKeptByTheClock() throws {
+        let folder = ClipFolder()
+        let code = try folder.code(FrameSourceTests.text)
+        let clip = try folder.clip("screen", code: code, seconds: 1, extra: ["--lead", "0"])
+        let frame = try #require(try FrameSource(path: clip).next())
+        for budget in [Duration.milliseconds(45), nil] {
+            let taken = Names()
+            var options = LiveOptions(frameBudget: budget)
+            options.clock = TestLiveClock(tick: .seconds(1)).clock
+            options.passTimes = { pass, outcome, _ in if outcome != .joined { taken.add(pass) } }
+            let (outcome, counts) = try LiveScan(source: TestCamera([frame], allowed: 1), options: options).run(accept: { _ in false })
+            guard case .ended = outcome else { Issue.record("\(outcome)"); return }
+            #expect(counts.scanned == 1)
+            let names = taken.value
+            if budget == nil {
+                #expect(names.sorted() == LiveOptions.framePasses.sorted(), "\(names)")
+            } else {
+                #expect(names.sorted() == LiveOptions.framePasses.prefix(LiveOptions.mandatoryFramePasses).sorted(), "\(names)")
+            }
+        }
     }
 
     @Test func aFramesPassesAreTheScannersOwnEachOnce() throws {
@@ -243,6 +449,9 @@ struct LiveScanTests {
         #expect(LiveOptions().frameScan(2).passes == LiveOptions.framePasses)
         other.alternatePasses = nil
         #expect(other.frameScan(1).passes == ["plain", "adaptive"])
+        // No budget is no deadline for the scanner (every pass, however long); the default is 45 ms.
+        #expect(LiveOptions(frameBudget: nil).frameScan.deadline == nil)
+        #expect(LiveOptions().frameScan.deadline == LiveOptions.defaultFrameBudget)
     }
 
     @Test func everySecondFrameIsScannedInTheOtherOrder() throws {
@@ -251,33 +460,37 @@ struct LiveScanTests {
         let folder = ClipFolder()
         let code = try folder.code(FrameSourceTests.text)
         let clip = try folder.clip("screen", code: code, seconds: 1, extra: ["--dark", "--lead", "0", "--density", "2.0"])
-        var options = LiveOptions(paced: false)
+        var options = LiveOptions(frameBudget: nil, pace: .everyFrame)
         options.passes = ["plain"]
         options.alternatePasses = ["inverted"]
         let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
-        guard case .found(let decoded, _) = outcome else { Issue.record("\(outcome)"); return }
+        guard case .found(let decoded, let frame) = outcome else { Issue.record("\(outcome)"); return }
         #expect(decoded.pass == "inverted" && decoded.text == FrameSourceTests.text)
-        #expect(counts.scanned == 2, "read in scanned frame \(counts.scanned - 1), not the second")
+        #expect(counts.scanned == 2 && frame.index == 1, "read in scanned frame \(counts.scanned - 1), not the second")
         // Either order alone: the first never reads it, the second at once.
         options.alternatePasses = nil
-        let (never, _) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
+        let (never, all) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
         guard case .ended = never else { Issue.record("plain read a dark-mode screen: \(never)"); return }
+        #expect(all.scanned == 15 && all.dropped == 0, "every frame of the clip: \(all)")
     }
 
     @Test func atTheEndTheLastFrameIsStillScanned() {
         let slot = FrameSlot()
         slot.put(Frame(image: GrayImage(width: 2, height: 2), index: 7, time: 0))
         slot.end()
-        guard case .frame(let last) = slot.take(until: nil) else { Issue.record("the last frame was lost"); return }
+        guard case .frame(let last) = slot.take(until: nil, clock: .continuous) else { Issue.record("the last frame was lost"); return }
         #expect(last.index == 7)
     }
 
+    /// Every frame of the clip is scanned (`Pace.everyFrame`, none dropped), each with the
+    /// three passes every frame gets (a budget of nothing): the code is read in many frames,
+    /// and `accept` is asked about it once.
     @Test func aCodeSeenInManyFramesIsJudgedOnce() throws {
         let folder = ClipFolder()
         let code = try folder.code("hello, not a config")
         let clip = try folder.clip("sweep", code: code, seconds: 2)
         var asked = 0, rejected: [String] = [], scannedFrames = 0
-        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip)).run(accept: { _ in
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: LiveOptions(frameBudget: .zero, pace: .everyFrame)).run(accept: { _ in
             asked += 1
             return false
         }) { event in
@@ -289,27 +502,81 @@ struct LiveScanTests {
         guard case .ended = outcome else { Issue.record("\(outcome)"); return }
         #expect(rejected == ["hello, not a config"])
         #expect(asked == 1, "accept was asked \(asked) times")
-        #expect(counts.scanned == scannedFrames && counts.scanned > 1)
-        #expect(counts.read == 30)
-        #expect(counts.dropped == counts.read - counts.scanned)
+        #expect(counts.scanned == scannedFrames && counts.scanned == 30)
+        #expect(counts.read == 30 && counts.dropped == 0)
+        // and the code was there to be seen in many of them
+        let reading = try frames(of: try FrameSource(path: clip)).filter {
+            !Scanner.scan(image: $0.image, options: LiveOptions(frameBudget: .zero).frameScan).isEmpty
+        }
+        #expect(reading.count > 5, "\(reading.count) frames read")
     }
 
+    /// The first frame whose code is accepted ends the scan: every frame scanned in order, none
+    /// dropped and with no budget, the reader has read at most one frame past it.
     @Test func theFirstAcceptedCodeEndsTheScanWithItsFrame() throws {
         let folder = ClipFolder()
         let code = try folder.code(FrameSourceTests.text)
         let clip = try folder.clip("shake", code: code, codec: "h264", seconds: 3)
-        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip)).run(accept: { Payload.isImportable($0.bytes) })
+        let options = LiveOptions(frameBudget: nil, pace: .everyFrame)
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
         guard case .found(let decoded, let frame) = outcome else { Issue.record("\(outcome)"); return }
         #expect(decoded.text == FrameSourceTests.text)
         #expect(frame.time >= 0.6 - 0.01, "read before the code came in, at \(frame.time) s")
-        #expect(counts.read < 45, "the clip was read on after the code was found")
+        #expect(counts.scanned == frame.index + 1)
+        #expect(counts.read <= frame.index + 2 && counts.read < 45, "the clip was read on after the code was found")
     }
 
-    @Test func aTimeoutEndsALongClip() throws {
+    /// A file's timeout counts the file's own time: the first half second of a 4 s clip (its
+    /// frames 0-7, at 15 a second), whether its frames come at their pace (on the test's
+    /// clock) or each is scanned in turn. Frame 8, at 0.53 s, is never handed over.
+    @Test(arguments: [LiveOptions.Pace.camera, .everyFrame])
+    func aTimeoutEndsALongClip(pace: LiveOptions.Pace) throws {
         let folder = ClipFolder()
         let clip = try folder.clip("blank", seconds: 4)
-        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: LiveOptions(timeout: .milliseconds(500))).run(accept: { _ in true })
+        var options = LiveOptions(timeout: .milliseconds(500), pace: pace)
+        options.clock = TestLiveClock().clock
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { _ in true })
         guard case .timedOut = outcome else { Issue.record("\(outcome)"); return }
-        #expect(counts.read < 60, "paced as a camera, the clip cannot have been read whole in half a second")
+        #expect(counts.read == 8, "the frames of the first half second, no more: \(counts)")
+        if pace == .everyFrame { #expect(counts.scanned == 8) } else { #expect(counts.scanned >= 1 && counts.scanned <= 8) }
+    }
+
+    /// A hostile clip's timestamps leap 10^10 s after its fifth frame: nothing traps (a
+    /// frame's time was once turned into nanoseconds in 64 bits), the leap is past the timeout,
+    /// and the scan ends there without waiting for the frame.
+    @Test func aClipWhoseTimestampsLeapEndsAtItsTimeout() throws {
+        let folder = ClipFolder()
+        let made = Clips.jumping(in: folder.path, name: "leap.mkv", jump: "1e10")
+        let clip = try #require(made.path, "ffmpeg: \(made.error)")
+        let times = try frames(of: try FrameSource(path: clip)).map(\.time)
+        #expect(times.count == 15 && times[4] < 1 && times[5] > 9e9, "\(times)")
+        for pace in [LiveOptions.Pace.camera, .everyFrame, .decoded] {
+            // On the test's clock: a reader that waited for the leap would be stopped a minute on.
+            let clock = TestLiveClock(limit: .seconds(60))
+            var options = LiveOptions(timeout: .seconds(120), pace: pace)
+            options.clock = clock.clock
+            let live = LiveScan(source: try FrameSource(path: clip), options: options)
+            clock.whenPastLimit { live.stop() }
+            let (outcome, counts) = try live.run(accept: { _ in true })
+            guard case .timedOut = outcome else { Issue.record("\(pace): \(outcome)"); continue }
+            #expect(counts.read == 5, "\(pace): \(counts)")
+        }
+        // Waiting for a frame: never negative, never longer than a year, whatever the time.
+        #expect(LiveScan.offset(-5) == .zero && LiveScan.offset(.nan) == .zero)
+        #expect(LiveScan.offset(1e10) == .seconds(LiveScan.longestWait) && LiveScan.offset(.greatestFiniteMagnitude) == .seconds(LiveScan.longestWait))
+        #expect(LiveScan.offset(0.5) == .milliseconds(500))
+    }
+
+    /// A frame's time from timestamps anywhere in 64 bits: finite, and no trap where their
+    /// difference does not fit in 64 bits.
+    @Test func frameTimesFromAnyTimestampsAreFinite() {
+        let base = 1.0 / 1000
+        #expect(FrameSource.seconds(from: 0, to: 1500, timeBase: base) == 1.5)
+        #expect(FrameSource.seconds(from: 100, to: 40, timeBase: base) < 0)
+        for (first, stamp) in [(Int64.min + 1, Int64.max), (Int64.max, Int64.min + 1), (-5_000_000_000_000_000_000, 5_000_000_000_000_000_000)] {
+            let seconds = FrameSource.seconds(from: first, to: stamp, timeBase: base)
+            #expect(seconds.isFinite && (seconds > 0) == (stamp > first), "\(first) → \(stamp): \(seconds)")
+        }
+        #expect(FrameSource.seconds(from: 0, to: .max, timeBase: Double(Int32.max)).isFinite)
     }
 }

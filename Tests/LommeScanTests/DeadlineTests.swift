@@ -1,6 +1,34 @@
 import LommeImages
+import Synchronization
 import Testing
 @testable import LommeScan
+
+/// A clock for the scanner's deadline that the test sets: time passes when the test says,
+/// never because the machine is slow.
+final class TestClock: Sendable {
+    private let time: Mutex<Duration>
+    private let reads = Mutex(0)
+    /// Once read this many times, the clock shows `then` (nil: never by itself).
+    private let jump: (after: Int, then: Duration)?
+
+    init(_ start: Duration = .zero, jump: (after: Int, then: Duration)? = nil) {
+        time = Mutex(start)
+        self.jump = jump
+    }
+
+    /// A clock at zero for its first reading (the one a scan sets its deadline by), at `then` after.
+    static func jumping(to then: Duration) -> TestClock { TestClock(jump: (1, then)) }
+
+    var now: Duration {
+        let count = reads.withLock { $0 += 1; return $0 }
+        if let jump, count > jump.after { set(jump.then) }
+        return time.withLock { $0 }
+    }
+
+    func set(_ value: Duration) { time.withLock { $0 = value } }
+
+    var scanClock: ScanClock { ScanClock { [self] in now } }
+}
 
 /// Every pass stops at the scan's deadline: once `Trial.isOver` answers true, a pass hands
 /// zbar nothing more and returns, whatever the picture holds. The picture here is made to
@@ -88,6 +116,36 @@ struct DeadlineTests {
         #expect(inverted.scansBefore >= 10, "the negated grid pass tried only \(inverted.scansBefore) candidates")
     }
 
+    /// A pass running when the deadline passes stops there, and no pass starts after it: the
+    /// deadline passes (on the test's clock) as the grid sampler reports the first of the two
+    /// codes it reads, one candidate after the other, in a picture of two codes. It reports
+    /// no second code, and `plain` after it never runs; with no deadline both codes are read
+    /// and both passes run. Neither is a pass the scanner runs whatever the deadline says
+    /// (`mandatory` 0), and one thread takes them in order.
+    @Test func aPassRunningWhenTheDeadlinePassesStopsThere() throws {
+        let image = try ImageLoader.load(path: ScanFixtures.path("two.png"))
+        let clock = TestClock()
+        var options = try ScanOptions(deadline: .seconds(1), parallel: false, passes: ["grid", "plain"])
+        options.mandatory = 0
+        options.clock = clock.scanClock
+        let stopped = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in
+            clock.set(.seconds(3600))
+            return false
+        })
+        #expect(stopped.results().map(\.text) == [ScanFixtures.payload] || stopped.results().map(\.text) == ["second code"],
+                "the grid pass went on past the deadline: \(stopped.results().map(\.text))")
+        #expect(stopped.passesRun == ["grid"], "\(stopped.passesRun)")
+        clock.set(.zero)
+        options.deadline = nil
+        let unbounded = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in
+            clock.set(.seconds(3600))
+            return false
+        })
+        #expect(Set(unbounded.results().map(\.text)) == [ScanFixtures.payload, "second code"])
+        #expect(unbounded.passesRun == ["grid", "plain"])
+        #expect(unbounded.results().allSatisfy { $0.pass == "grid" }, "the test needs the grid pass to read both codes")
+    }
+
     /// zbar cannot be stopped once it scans: a pass past the first ones does not start a
     /// whole view's scan that what zbar took so far says would end past the budget, and an
     /// enlarged view is not even made (`Trial.mayStart`, `ZBarPace`).
@@ -123,7 +181,7 @@ struct DeadlineTests {
     /// past the budget by what that biggest scan took: a view no bigger starts while there is
     /// time left, a bigger one must fit.
     @Test func zbarsPaceForetellsFromTheBiggestViewScanned() {
-        let pace = ZBarPace(), now = ContinuousClock.now
+        let pace = ZBarPace(), now = Duration.seconds(100)
         #expect(pace.fits(pixels: 10_000_000, from: now, before: now))
         pace.record(pixels: 100_000, took: .milliseconds(5))
         pace.record(pixels: 1_000, took: .milliseconds(2))

@@ -72,14 +72,14 @@ struct EvidenceTests {
                 image[x, y] = UInt8(110 + Int(seed >> 61) + (y * 40) / image.height)
             }
         }
-        let state = Scanner.search(ScanSubject(image: image), options: ScanOptions(deadline: .seconds(60), parallel: false),
+        let state = Scanner.search(ScanSubject(image: image), options: ScanOptions(deadline: nil, parallel: false),
                                    accept: { _ in false })
         #expect(state.results().isEmpty)
         #expect(Scanner.pipeline.dropFirst(Scanner.mandatoryPasses).allSatisfy { $0.needs != .none })
         #expect(state.passesRun == Array(Scanner.order.prefix(Scanner.mandatoryPasses)), "\(state.passesRun)")
         // A caller may make more of the first passes run whatever the evidence says (a
         // camera's frames: three).
-        var three = ScanOptions(deadline: .seconds(60), parallel: false)
+        var three = ScanOptions(deadline: nil, parallel: false)
         three.mandatory = 3
         let more = Scanner.search(ScanSubject(image: image), options: three, accept: { _ in false })
         #expect(more.passesRun == Array(Scanner.order.prefix(3)), "\(more.passesRun)")
@@ -120,7 +120,7 @@ struct EvidenceTests {
         // resolution), and of the passes that need what they find none runs.
         let flat = GrayImage(width: 2600, height: 1950, fill: 128)
         let subject = ScanSubject(image: flat)
-        let gated = Scanner.search(subject, options: ScanOptions(deadline: .seconds(60), parallel: false), accept: { _ in false })
+        let gated = Scanner.search(subject, options: ScanOptions(deadline: nil, parallel: false), accept: { _ in false })
         #expect(gated.results().isEmpty)
         #expect(subject.cached("blocks") != nil, "the fine search looked")
         #expect(subject.cached("adaptive12") != nil, "the working search looked")
@@ -128,7 +128,7 @@ struct EvidenceTests {
         #expect(!needy.isEmpty)
         #expect(needy.isDisjoint(with: gated.passesRun), "\(gated.passesRun)")
         // Without the gate every pass runs.
-        var options = ScanOptions(deadline: .seconds(60), parallel: false)
+        var options = ScanOptions(deadline: nil, parallel: false)
         options.gated = false
         let ungated = Scanner.search(ScanSubject(image: flat), options: options, accept: { _ in false })
         #expect(ungated.passesRun == Scanner.order)
@@ -141,7 +141,7 @@ struct EvidenceTests {
     @Test(arguments: [false, true])
     func everyPassTakenIsAccountedFor(parallel: Bool) throws {
         let taken = Mutex<[(String, PassOutcome)]>([])
-        var options = ScanOptions(deadline: .seconds(60), parallel: parallel)
+        var options = ScanOptions(deadline: nil, parallel: parallel)
         options.passTimes = { pass, outcome, time in
             #expect(time >= .zero)
             taken.withLock { $0.append((pass, outcome)) }
@@ -254,8 +254,9 @@ struct EvidenceTests {
         #expect(!Self.gridReads(subject, inverted: true, searches: searches - 1))
         #expect(Self.gridReads(subject, inverted: true, searches: searches))
         #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("glowing-finders")])
-        // With the default passes too (before, no pass read it).
-        #expect(Scanner.scan(image: image).map(\.text) == [try Self.fixtureText("glowing-finders")])
+        // With the default passes too (before, no pass read it), and no deadline: that the
+        // pass comes in time is for the benchmark, not for a test on a loaded machine.
+        #expect(Scanner.scan(image: image, options: F.slowBuild).map(\.text) == [try Self.fixtureText("glowing-finders")])
     }
 
     /// Whether the grid pass reads a code from the triples of its first `searches` searches.
@@ -333,7 +334,7 @@ struct EvidenceTests {
                 }
             }
         }
-        let state = Scanner.search(ScanSubject(image: scrambled), options: ScanOptions(deadline: .seconds(60), parallel: false),
+        let state = Scanner.search(ScanSubject(image: scrambled), options: ScanOptions(deadline: nil, parallel: false),
                                    accept: { _ in false })
         #expect(state.results().isEmpty)
         #expect(Pass.shows(ScanSubject(image: scrambled), .lightFinders))
@@ -346,7 +347,7 @@ struct EvidenceTests {
         #expect(!state.passesRun.contains("sharpened-inv"), "\(state.passesRun)")
         // Negated, it is a light code located: the negating passes run.
         let negated = Scanner.search(ScanSubject(image: scrambled.inverted()),
-                                     options: ScanOptions(deadline: .seconds(60), parallel: false), accept: { _ in false })
+                                     options: ScanOptions(deadline: nil, parallel: false), accept: { _ in false })
         #expect(negated.results().isEmpty)
         #expect(negated.passesRun.contains("inverted") && negated.passesRun.contains("adaptive-inv")
                     && negated.passesRun.contains("sharpened-inv"), "\(negated.passesRun)")
@@ -359,7 +360,7 @@ struct EvidenceTests {
         let subject = ScanSubject(image: try F.image("dark-blurred.jpg"))
         #expect(Pass.mostSightings(subject, light: true) >= Pass.mostSightings(subject, light: false))
         #expect(Pass.shows(subject, .lightFindersLead))
-        let options = try ScanOptions(deadline: .seconds(60), parallel: false, passes: ["plain", "grid", "sharpened-inv"])
+        let options = try ScanOptions(deadline: nil, parallel: false, passes: ["plain", "grid", "sharpened-inv"])
         let found = Scanner.scan(image: try F.image("dark-blurred.jpg"), options: options)
         #expect(found.map(\.text) == [F.payload])
         #expect(found.first?.pass == "sharpened-inv")
@@ -403,7 +404,7 @@ struct EvidenceTests {
         // The gate must not starve a picture that holds a code it did not read at once.
         // unlined-rows.jpg is read by the last pass only.
         let subject = ScanSubject(image: try F.image("unlined-rows.jpg"))
-        let state = Scanner.search(subject, options: ScanOptions(deadline: .seconds(60), parallel: false), accept: { _ in false })
+        let state = Scanner.search(subject, options: ScanOptions(deadline: nil, parallel: false), accept: { _ in false })
         #expect(state.passesRun.last == "grid-unlined-inv")
         #expect(state.results().map(\.text) == [try Self.fixtureText("unlined-rows")])
     }

@@ -26,6 +26,19 @@ package enum Clips {
         run(["qrencode", "-l", "H", "-o", path], stdin: text).status == 0
     }
 
+    /// A small grey clip (`frames` frames, 15 a second, MJPEG in Matroska) whose timestamps
+    /// jump `jump` seconds ahead after frame `after` (ffmpeg's setpts): a recording paused for
+    /// an hour, or a hostile file whose times leap by 10^10 s. Returns its path, or nil with
+    /// ffmpeg's message.
+    package static func jumping(in directory: String, name: String, after: Int = 5, jump: String, frames: Int = 15,
+                                size: String = "320x240") -> (path: String?, error: String) {
+        let path = directory + "/" + name
+        let result = run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
+                          "-i", "testsrc2=s=\(size):r=15,format=gray", "-frames:v", "\(frames)",
+                          "-vf", "setpts='if(gte(N,\(after)),PTS+\(jump)/TB,PTS)'", "-c:v", "mjpeg", "-q:v", "8", path])
+        return (result.status == 0 ? path : nil, result.stderr)
+    }
+
     /// A clip made by make-clip: `kind` blank, sweep, screen or shake; `codec` mjpeg, h264
     /// or yuyv. Returns its path, or nil (with make-clip's message) when it failed.
     package static func make(_ kind: String, in directory: String, code: String? = nil, size: String = "640x480",

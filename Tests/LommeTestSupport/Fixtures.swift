@@ -39,3 +39,18 @@ package func thrown(_ body: () throws -> Void) -> LommeError? {
         return nil
     }
 }
+
+/// Runs `body` holding the lock `name` (flock(2) on a file in /tmp), which every test process
+/// on this machine takes for that name: tests whose vaults are copies of one test vector share
+/// its salt, and so one session in the user's keyring, and take turns with it, so that one's
+/// `lock` never ends another's session, whatever the timing.
+package func exclusively<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+    let fd = open("/tmp/lomme-vault-test-\(name).lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if fd >= 0 { while flock(fd, LOCK_EX) != 0 && errno == EINTR {} }
+    defer { if fd >= 0 { close(fd) } }
+    return try body()
+}
+
+/// The session of the version 1 vector (its salt, and so its keyring entry, is the same in
+/// every copy), taken in turn by the tests that unlock a copy.
+package let versionOneSession = "vault-v1-session"

@@ -116,7 +116,8 @@ package final class SoftwareTPM: @unchecked Sendable {
         swtpm.standardError = FileHandle.nullDevice
         try swtpm.run()
         // The pid file is written once both sockets listen; then the port answers.
-        for _ in 0..<500 {
+        // As long as it takes, up to ten minutes (a loaded machine starts it slowly).
+        for _ in 0..<60_000 {
             if !swtpm.isRunning { return false }
             let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             if pid == String(swtpm.processIdentifier), Self.answers(port + 1) {
@@ -128,7 +129,7 @@ package final class SoftwareTPM: @unchecked Sendable {
         }
         kill(swtpm.processIdentifier, SIGKILL)
         swtpm.waitUntilExit()
-        throw SoftwareTPMError("swtpm on port \(port) did not answer within 5 s")
+        throw SoftwareTPMError("swtpm on port \(port) did not answer within ten minutes")
     }
 
     /// Whether something accepts a TCP connection on 127.0.0.1:`port`.

@@ -5,6 +5,12 @@ import Testing
 /// `import --camera` and `scan --camera` driven through the built binary, with clips the test
 /// makes (Tests/scripts/make-clip: ImageMagick frames, the `ffmpeg` command) played through
 /// `--device`: the same decoding path a webcam's frames take. Real FFmpeg, real zbar.
+///
+/// Where a test needs a code read, the clip is read with `--every-frame` (each frame in turn,
+/// none dropped, no time limit): played at a camera's pace, a loaded machine drops frames and
+/// can reach the clip's end before it reads one, so the verdict would depend on its speed.
+/// What the camera's pace does (frames dropped, the budget, the timeout) is proved by
+/// LommeCameraTests on a clock and a camera the test keeps.
 @Suite("Camera: import and scan from a clip")
 struct CameraImportTests {
     static let phrase = "camera passphrase 2026"
@@ -34,7 +40,7 @@ struct CameraImportTests {
         let box = CLI.Sandbox()
         let (pw, code) = try Self.setUp(box)
         let clip = try Self.clip(kind, in: box, code: code, size: size, codec: codec)
-        let result = CLI.run(["import", "--camera", "--device", clip, "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
+        let result = CLI.run(["import", "--camera", "--device", clip, "--every-frame", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
         #expect(result.status == 0, "\(kind) \(codec) \(size): \(result.stderr)")
         #expect(result.stderr.contains("Read a QR code from"), "\(result.stderr)")
         #expect(result.stderr.contains("Stored in"), "\(result.stderr)")
@@ -51,7 +57,7 @@ struct CameraImportTests {
         let (pw, code) = try Self.setUp(box)
         let made = Clips.make("screen", in: box.path, code: code, size: "1280x720", codec: "h264", name: "dark.mkv", extra: ["--dark"])
         let clip = try #require(made.path, "make-clip: \(made.error)")
-        let result = CLI.run(["import", "--camera", "--device", clip, "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
+        let result = CLI.run(["import", "--camera", "--device", clip, "--every-frame", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw])
         #expect(result.status == 0, "\(result.stderr)")
         let secret = CLI.run(["get", "clientSecret", "--vault", box.vault, "--passphrase-file", pw])
         #expect(secret.out == Sample.secretA, "\(secret.stderr)")
@@ -70,12 +76,34 @@ struct CameraImportTests {
         #expect(scan.stderr.contains("no QR code in"), "\(scan.stderr)")
     }
 
-    @Test func theTimeoutEndsALongClipWithExitTwo() throws {
+    /// A video file's timeout counts the file's own time (its frames' timestamps): its first
+    /// second, however fast or slow the machine reads it, played at a camera's pace or frame by
+    /// frame. (The 10 minutes are only a guard against a hang.)
+    @Test(arguments: [[], ["--every-frame"]])
+    func theTimeoutEndsALongClipWithExitTwo(pace: [String]) throws {
         let box = CLI.Sandbox()
         let clip = try Self.clip("blank", in: box, seconds: 8)
-        let result = CLI.run(["scan", "--camera", "--device", clip, "--timeout", "1s"], timeout: 60)
-        #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("in the first 1s of"), "\(result.stderr)")
+        let result = CLI.run(["scan", "--camera", "--device", clip, "--timeout", "1s"] + pace, timeout: 600)
+        #expect(result.status == 2 && result.signal == nil, "\(result.stderr)")
+        #expect(result.stderr == "lomme-vault: no QR code in the first 1s of \(clip) (--timeout)\n", "\(result.stderr)")
+    }
+
+    /// A hostile clip whose timestamps leap 10^10 s after its fifth frame (31 KB once ended
+    /// both commands with SIGILL: a frame's time turned into nanoseconds in 64 bits): exit 2
+    /// and one line, the leap being past the default timeout of 2 minutes of the file's time.
+    @Test(arguments: [[], ["--every-frame"]])
+    func aClipWhoseTimestampsLeapEndsWithExitTwo(pace: [String]) throws {
+        let box = CLI.Sandbox()
+        let made = Clips.jumping(in: box.path, name: "leap.mkv", jump: "1e10")
+        let clip = try #require(made.path, "ffmpeg: \(made.error)")
+        let scan = CLI.run(["scan", "--camera", "--device", clip] + pace, timeout: 600)
+        #expect(scan.status == 2 && scan.signal == nil, "exit \(scan.status): \(scan.stderr)")
+        #expect(scan.stderr == "lomme-vault: no QR code in the first 2m of \(clip) (--timeout)\n", "\(scan.stderr)")
+        let pw = box.write("pw", Self.phrase + "\n")
+        let imported = CLI.run(["import", "--camera", "--device", clip, "--yes", "--vault", box.vault, "--passphrase-file", pw] + pace, timeout: 600)
+        #expect(imported.status == 2 && imported.signal == nil, "exit \(imported.status): \(imported.stderr)")
+        #expect(imported.stderr == "lomme-vault: no QR code holding a lomme-vault config in the first 2m of \(clip) (--timeout)\n", "\(imported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: box.vault))
     }
 
     /// A code that is not a config, in every frame: said once, and the search goes on to the end.
@@ -85,11 +113,11 @@ struct CameraImportTests {
         try #require(Clips.code("https://example.com/not-a-config", to: code))
         let clip = try Self.clip("sweep", in: box, code: code, seconds: 2.5)
         let pw = box.write("pw", Self.phrase + "\n")
-        let result = CLI.run(["import", "--camera", "--device", clip, "--yes", "--vault", box.vault, "--passphrase-file", pw])
+        let result = CLI.run(["import", "--camera", "--device", clip, "--every-frame", "--yes", "--vault", box.vault, "--passphrase-file", pw])
         #expect(result.status == 2)
         #expect(result.stderr.components(separatedBy: "is not a lomme-vault config").count == 2, "\(result.stderr)")
         #expect(result.stderr.hasSuffix("(read to its end)\n"), "\(result.stderr)")
-        let scan = CLI.run(["scan", "--camera", "--device", clip, "--raw"])
+        let scan = CLI.run(["scan", "--camera", "--device", clip, "--every-frame", "--raw"])
         #expect(scan.status == 0 && scan.out == "https://example.com/not-a-config", "\(scan.stderr)")
     }
 
@@ -99,10 +127,10 @@ struct CameraImportTests {
         let (pw, code) = try Self.setUp(box)  // Sample.configA fails the national id check
         let clip = try Self.clip("shake", in: box, code: code, codec: "h264")
         let photo = CLI.run(["import", code, "--yes", "--vault", box.vault, "--passphrase-file", pw])
-        let camera = CLI.run(["import", "--camera", "--device", clip, "--yes", "--vault", box.vault, "--passphrase-file", pw])
+        let camera = CLI.run(["import", "--camera", "--device", clip, "--every-frame", "--yes", "--vault", box.vault, "--passphrase-file", pw])
         #expect(photo.status == 7 && camera.status == photo.status, "\(camera.stderr)")
         #expect(camera.stderr.hasSuffix(photo.stderr), "photo: \(photo.stderr)\ncamera: \(camera.stderr)")
-        let scan = CLI.run(["scan", "--camera", "--device", clip])
+        let scan = CLI.run(["scan", "--camera", "--device", clip, "--every-frame"])
         let scanPhoto = CLI.run(["scan", code])
         #expect(scan.status == 0 && scan.out == scanPhoto.out.replacingOccurrences(of: code, with: clip), "\(scan.out)")
         #expect(!scan.out.contains(Sample.secretA))
@@ -121,9 +149,9 @@ struct CameraImportTests {
         let issuerLine = try #require(issued.stderr.split(separator: "\n").first { $0.hasPrefix("Issuer fingerprint: ") })
         let issuer = String(issuerLine.dropFirst("Issuer fingerprint: ".count))
         let clip = try Self.clip("screen", in: box, code: sealed, codec: "h264")
-        let scan = CLI.run(["scan", "--camera", "--device", clip])
+        let scan = CLI.run(["scan", "--camera", "--device", clip, "--every-frame"])
         #expect(scan.out.contains("sealed lomme-vault code") && scan.out.contains("lomme-vault import --camera --device \(clip)"), "\(scan.out)")
-        let imported = child.run(["import", "--camera", "--device", clip, "--expect-issuer", issuer, "--yes", "--no-check"])
+        let imported = child.run(["import", "--camera", "--device", clip, "--every-frame", "--expect-issuer", issuer, "--yes", "--no-check"])
         try #require(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("Issuer \(issuer)"), "\(imported.stderr)")
         #expect(child.run(["get", "clientSecret"]).out == Sample.secretB)
@@ -132,7 +160,7 @@ struct CameraImportTests {
         try #require(Clips.code(Sample.configA, to: plain))
         let plainClip = try Self.clip("sweep", in: box, code: plain, codec: "yuyv")
         let fromPhoto = child.run(["import", plain, "--yes", "--no-check"])
-        let fromCamera = child.run(["import", "--camera", "--device", plainClip, "--yes", "--no-check"])
+        let fromCamera = child.run(["import", "--camera", "--device", plainClip, "--every-frame", "--yes", "--no-check"])
         #expect(fromPhoto.status == 7 && fromCamera.status == 7, "\(fromCamera.stderr)")
         #expect(fromCamera.stderr.hasSuffix(fromPhoto.stderr), "photo: \(fromPhoto.stderr)\ncamera: \(fromCamera.stderr)")
         #expect(child.run(["get", "clientSecret"]).out == Sample.secretB)
@@ -181,14 +209,19 @@ struct CameraImportTests {
 
     /// A character device that is no camera (/dev/null): exit 2, not a hang or a crash.
     @Test func aDeviceThatIsNoCameraIsExitTwo() {
-        let result = CLI.run(["import", "--camera", "--device", "/dev/null", "--yes"], timeout: 60)
+        let result = CLI.run(["import", "--camera", "--device", "/dev/null", "--yes"], timeout: 600)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("lomme-vault: cannot open the camera /dev/null ("), "\(result.stderr)")
+        // --every-frame is for a video file: a camera sends frames at its own pace.
+        let every = CLI.run(["scan", "--camera", "--device", "/dev/null", "--every-frame"], timeout: 600)
+        #expect(every.status == 64)
+        #expect(every.stderr == "lomme-vault: --every-frame reads a video file, and /dev/null is a camera; leave it out, or name a recording with --device\n", "\(every.stderr)")
     }
 
     @Test func cameraOptionsAreChecked() {
         for arguments in [["import", "--camera", "photo.png"], ["import", "--camera", "--stdin"], ["import", "--device", "/dev/video0"],
-                          ["scan", "--timeout", "1m", "x.png"], ["scan", "--camera", "--timeout", "soon"], ["scan", "--camera", "x.png"]] {
+                          ["scan", "--timeout", "1m", "x.png"], ["scan", "--camera", "--timeout", "soon"], ["scan", "--camera", "x.png"],
+                          ["scan", "--every-frame", "x.png"], ["import", "--every-frame", "--stdin"]] {
             let result = CLI.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
         }
@@ -198,12 +231,24 @@ struct CameraImportTests {
 /// The preview on a real terminal (tmux).
 @Suite("Camera preview on a terminal (tmux)")
 struct CameraPreviewTests {
+    static func cursorShown(_ tty: TmuxSession) -> Bool {
+        tty.tmux(["display-message", "-p", "-t", "t", "#{cursor_flag}"]).hasPrefix("1")
+    }
+
+    /// A clip that pauses for an hour after its fifth frame (its timestamps leap 3600 s): read
+    /// at a camera's pace, the scan waits there, the preview drawn, until the test acts,
+    /// however fast or slow the machine.
+    static func pausing(in box: CLI.Sandbox) throws -> String {
+        let made = Clips.jumping(in: box.path, name: "pause.mkv", jump: "3600")
+        return try #require(made.path, "ffmpeg: \(made.error)")
+    }
+
     @Test func theFoundCodeIsMarkedBeforeTheSummaryAndTheCursorComesBack() throws {
         let box = CLI.Sandbox()
         let code = box.path + "/code.png"
         try #require(Clips.code(Sample.configB, to: code))
         let clip = try CameraImportTests.clip("sweep", in: box, code: code, seconds: 3)
-        let tty = TmuxSession(box, command: "\"$LV\" scan --camera --device '\(clip)'", columns: 100, rows: 40)
+        let tty = TmuxSession(box, command: "\"$LV\" scan --camera --device '\(clip)' --every-frame", columns: 100, rows: 40)
         try #require(tty.wait(for: "EXIT="))
         let screen = tty.screen
         #expect(screen.contains("EXIT=0"), "\(screen)")
@@ -215,19 +260,60 @@ struct CameraPreviewTests {
         #expect(rows.count >= 6 && rows.count <= 40, "\(screen)")
         #expect(rows.allSatisfy { $0.count <= 100 })
         #expect(!screen.contains("Aim the camera"), "the preview was drawn below itself, not in place:\n\(screen)")
-        #expect(tty.tmux(["display-message", "-p", "-t", "t", "#{cursor_flag}"]).hasPrefix("1"), "the cursor stayed hidden")
+        #expect(Self.cursorShown(tty), "the cursor stayed hidden")
     }
 
     @Test func ctrlCIsExit130WithTheTerminalRestored() throws {
         let box = CLI.Sandbox()
-        let clip = try CameraImportTests.clip("blank", in: box, seconds: 20)
+        let clip = try Self.pausing(in: box)
         // The script's shell ignores SIGINT so that it lives to print the exit status.
-        let tty = TmuxSession(box, command: "trap '' INT; \"$LV\" scan --camera --device '\(clip)'", columns: 80, rows: 30)
+        let tty = TmuxSession(box, command: "trap '' INT; \"$LV\" scan --camera --device '\(clip)' --timeout 2h", columns: 80, rows: 30)
         try #require(tty.wait(for: "Aim the camera"))
-        #expect(tty.tmux(["display-message", "-p", "-t", "t", "#{cursor_flag}"]).hasPrefix("0"), "the cursor is hidden while drawing")
+        #expect(!Self.cursorShown(tty), "the cursor is hidden while drawing")
         tty.tmux(["send-keys", "-t", "t", "C-c"])
         try #require(tty.wait(for: "EXIT="))
         #expect(tty.screen.contains("EXIT=130"), "\(tty.screen)")
-        #expect(tty.tmux(["display-message", "-p", "-t", "t", "#{cursor_flag}"]).hasPrefix("1"), "the cursor stayed hidden")
+        #expect(Self.cursorShown(tty), "the cursor stayed hidden")
+    }
+
+    /// A scan that ends in an error, once the preview has hidden the cursor, shows it again:
+    /// the clip's end, the timeout (the file's own time: its next frame an hour on), and a
+    /// hostile clip whose timestamps leap 10^10 s (once SIGILL, the cursor left hidden).
+    @Test(arguments: [
+        ("end", "read to its end"), ("timeout", "in the first 1s of"), ("leap", "in the first 2m of"),
+    ])
+    func aScanEndingInAnErrorShowsTheCursorAgain(way: String, words: String) throws {
+        let box = CLI.Sandbox()
+        let clip: String
+        var options = ""
+        switch way {
+        case "end": clip = try CameraImportTests.clip("blank", in: box, seconds: 1)
+        case "timeout":
+            clip = try Self.pausing(in: box)
+            options = " --timeout 1s"
+        default: clip = try #require(Clips.jumping(in: box.path, name: "leap.mkv", jump: "1e10").path)
+        }
+        let tty = TmuxSession(box, command: "\"$LV\" scan --camera --device '\(clip)'\(options)", columns: 80, rows: 30)
+        try #require(tty.wait(for: "EXIT="))
+        let screen = tty.screen
+        #expect(screen.contains("EXIT=2") && screen.contains(words), "\(screen)")
+        #expect(screen.contains("Aim the camera"), "the preview was never drawn, so the cursor never hidden:\n\(screen)")
+        #expect(Self.cursorShown(tty), "\(way): the cursor stayed hidden")
+    }
+
+    /// Ended by a signal while the preview is drawn: SIGTERM, and a crash's (SIGSEGV): the
+    /// cursor is shown again, and the signal still ends the process (128 + its number).
+    @Test(arguments: [SIGTERM, SIGSEGV])
+    func aSignalShowsTheCursorAgain(signal: Int32) throws {
+        let box = CLI.Sandbox()
+        let clip = try Self.pausing(in: box)
+        let tty = TmuxSession(box, command: "\"$LV\" scan --camera --device '\(clip)' --timeout 2h", columns: 80, rows: 30)
+        try #require(tty.wait(for: "Aim the camera"))
+        #expect(!Self.cursorShown(tty), "the cursor is hidden while drawing")
+        let pid = try #require(tty.childPid)
+        #expect(kill(pid, signal) == 0)
+        try #require(tty.wait(for: "EXIT="))
+        #expect(tty.screen.contains("EXIT=\(128 + signal)"), "\(tty.screen)")
+        #expect(Self.cursorShown(tty), "the cursor stayed hidden after signal \(signal)")
     }
 }

@@ -66,10 +66,10 @@ struct DiskFullTests {
         let fill = CLI.run([mnt], shell: #"dd if=/dev/zero of="$1/fill" bs=1024 2>&1; df -k "$1" | tail -1"#)
         #expect(fill.out.contains("No space left"), "\(fill.out)")
 
-        var r = CLI.run(["import", "--stdin", "--yes", "--no-check"] + v, stdin: Sample.configA, timeout: 30)
+        var r = CLI.run(["import", "--stdin", "--yes", "--no-check"] + v, stdin: Sample.configA, timeout: 600)
         Self.expectOneLine(r, containing: "No space left on device", "import into a full disk")
         #expect(r.stderr.contains("the old vault is unchanged"))
-        r = CLI.run(["passwd", "--new-passphrase-file", pw2] + v, timeout: 30)
+        r = CLI.run(["passwd", "--new-passphrase-file", pw2] + v, timeout: 600)
         Self.expectOneLine(r, containing: "No space left on device", "passwd on a full disk")
 
         #expect(readFile(vault) == before, "the vault changed")
@@ -90,7 +90,7 @@ struct DiskFullTests {
         Self.onTmpfs("disk-full init test") { box, mnt in
             let pw = box.write("pw", phrase + "\n")
             _ = CLI.run([mnt], shell: #"dd if=/dev/zero of="$1/fill" bs=1024 2>/dev/null"#)
-            let r = CLI.run(["init", "--vault", mnt + "/vault", "--passphrase-file", pw], timeout: 30)
+            let r = CLI.run(["init", "--vault", mnt + "/vault", "--passphrase-file", pw], timeout: 600)
             Self.expectOneLine(r, containing: "No space left on device", "init on a full disk")
             #expect(!FileManager.default.fileExists(atPath: mnt + "/vault"))
             #expect(Self.strays(mnt) == [])
@@ -128,9 +128,9 @@ struct DiskFullTests {
             restore = { chmod(directory, 0o700) }
         }
         let expected = getuid() == 0 ? "Read-only file system" : "Permission denied"
-        var r = CLI.run(["import", "--stdin", "--yes", "--no-check"] + v, stdin: Sample.configB, timeout: 30)
+        var r = CLI.run(["import", "--stdin", "--yes", "--no-check"] + v, stdin: Sample.configB, timeout: 600)
         Self.expectOneLine(r, containing: expected, "import into a read-only directory")
-        r = CLI.run(["passwd", "--new-passphrase-file", pw2] + v, timeout: 30)
+        r = CLI.run(["passwd", "--new-passphrase-file", pw2] + v, timeout: 600)
         Self.expectOneLine(r, containing: expected, "passwd in a read-only directory")
         #expect(readFile(vault) == before)
         r = CLI.run(["get", "clientId"] + v)

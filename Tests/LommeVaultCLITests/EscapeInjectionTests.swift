@@ -90,7 +90,9 @@ struct EscapeInjectionTests {
         tty.tmux(["pipe-pane", "-o", "-t", "t", "cat > '\(captured)'"], capture: false)
         _ = box.write("go", "")
         tty.wait(for: "EXIT=")
-        usleep(300_000)
+        // pipe-pane's cat writes the pane's bytes as they come: wait until it has the end
+        // (as long as it takes, up to 10 minutes: a guard, not a measure).
+        for _ in 0..<6000 where !String(decoding: readFile(captured), as: UTF8.self).contains("EXIT=") { usleep(100_000) }
         let raw = String(decoding: readFile(captured), as: UTF8.self)
         #expect(raw.contains(#"a\x1b]52;c;cHduZWQ=\x07b\x1b[2Jc\u009b31md\u009b0m"#), "\(raw.debugDescription)")
         let written = raw.components(separatedBy: "|END").first ?? raw

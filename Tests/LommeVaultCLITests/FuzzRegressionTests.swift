@@ -26,7 +26,7 @@ struct FuzzRegressionTests {
         let files = Self.inputs(target)
         #expect(files.count > 0, "no \(target) corpus")
         for file in files {
-            Self.expect(CLI.run(["scan", file], timeout: 20), in: [0, 2], file)
+            Self.expect(CLI.run(["scan", file], timeout: 600), in: [0, 2], file)
         }
     }
 
@@ -36,7 +36,7 @@ struct FuzzRegressionTests {
         let files = Self.inputs("payload")
         #expect(files.count > 0, "no payload corpus")
         for file in files {
-            let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], input: readFile(file), timeout: 20)
+            let r = CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], input: readFile(file), timeout: 600)
             Self.expect(r, in: [0, 7], file)
         }
     }
@@ -45,7 +45,7 @@ struct FuzzRegressionTests {
     /// picture has (41×15145). The scan sizes its passes from the declared size; since
     /// libheif's own limit is set, that size is refused before anything is decoded (exit 2).
     @Test func heicWhoseDeclaredSizeIsNotItsPictureIsRefused() {
-        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/declared-41x15145-decodes-41x41.heic"], timeout: 20)
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/declared-41x15145-decodes-41x41.heic"], timeout: 600)
         #expect(r.status == 2 && r.stderr.contains("more than 10000 pixels a side"), "\(r.status): \(r.stderr)")
     }
 
@@ -54,7 +54,7 @@ struct FuzzRegressionTests {
     /// aborted when thread creation failed (std::system_error), with one thread the stack
     /// overflowed. The loader finds the loop in the file's references first (exit 2).
     @Test func heicGridThatRefersToItselfIsDamaged() {
-        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/grid-that-refers-to-itself.heic"], timeout: 20)
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/grid-that-refers-to-itself.heic"], timeout: 600)
         #expect(r.status == 2 && r.signal == nil && r.stderr.contains("refer to each other in a loop"), "\(r.status): \(r.stderr)")
     }
 
@@ -63,7 +63,7 @@ struct FuzzRegressionTests {
     /// assertion (`imginfo` in decode_image_planar) and the process aborted; the loader now
     /// finds the dangling reference first (exit 2).
     @Test func heicDerivedFromAnItemThatIsNotThereIsDamaged() {
-        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/iden-of-an-item-that-is-not-there.heic"], timeout: 20)
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/heic/iden-of-an-item-that-is-not-there.heic"], timeout: 600)
         #expect(r.status == 2 && r.signal == nil && r.stderr.contains("made from an item that is not a picture"), "\(r.status): \(r.stderr)")
     }
 
@@ -76,7 +76,7 @@ struct FuzzRegressionTests {
     @Test(arguments: [("grid-made-from-itself-through-a-missized-reference-box.heic", "refer to each other in a loop"),
                       ("iden-through-a-missized-reference-box.heic", "made from an item that is not a picture")])
     func heicReferenceWithAMissizedBoxIsDamaged(_ fixture: String, _ message: String) {
-        let r = CLI.run([packageRoot + "/fixtures/fuzz/heic/" + fixture], shell: #"ulimit -v 1048576; "$LV" scan "$1""#, timeout: 20)
+        let r = CLI.run([packageRoot + "/fixtures/fuzz/heic/" + fixture], shell: #"ulimit -v 1048576; "$LV" scan "$1""#, timeout: 600)
         #expect(r.status == 2 && r.signal == nil && r.stderr.contains(message), "\(r.status): \(r.stderr)")
     }
 
@@ -87,7 +87,7 @@ struct FuzzRegressionTests {
     /// 1 GB address-space limit, which the allocation would have broken).
     @Test func heicGridDeclaringTwoGigabytesIsTooLarge() {
         let fixture = packageRoot + "/fixtures/fuzz/heic/grid-of-two-gigabytes.heic"
-        let r = CLI.run([fixture], shell: #"ulimit -v 1048576; "$LV" scan "$1""#, timeout: 20)
+        let r = CLI.run([fixture], shell: #"ulimit -v 1048576; "$LV" scan "$1""#, timeout: 600)
         #expect(r.status == 2 && r.signal == nil && r.stderr.contains("more than 10000 pixels a side"), "\(r.status): \(r.stderr)")
     }
 
@@ -96,7 +96,7 @@ struct FuzzRegressionTests {
     /// longer than the rest of the file before libpng sees it (under the fuzzer's 1 GB
     /// malloc limit this input was an out-of-memory crash).
     @Test func pngWhoseChunkIsLongerThanTheFileIsDamaged() {
-        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/png/text-chunk-declares-1.7GB.png"], timeout: 20)
+        let r = CLI.run(["scan", packageRoot + "/fixtures/fuzz/png/text-chunk-declares-1.7GB.png"], timeout: 600)
         #expect(r.status == 2 && r.stderr.contains("a chunk is longer than the file"), "\(r.status): \(r.stderr)")
     }
 
@@ -115,7 +115,7 @@ struct FuzzRegressionTests {
         let json = box.write("config.json", PlainPayload.encode(SealedFlowTests.config))
         for file in keys {
             let text = String(decoding: readFile(file), as: UTF8.self)
-            Self.expect(CLI.run(["issue", "--from", json, "--to", text, "--vault", box.path + "/none/vault"], timeout: 20), in: [6, 64], file)
+            Self.expect(CLI.run(["issue", "--from", json, "--to", text, "--vault", box.path + "/none/vault"], timeout: 600), in: [6, 64], file)
         }
     }
 
@@ -127,7 +127,7 @@ struct FuzzRegressionTests {
         for (index, file) in files.enumerated() {
             let copy = box.path + "/vault-\(index)"
             _ = FileManager.default.createFile(atPath: copy, contents: Data(readFile(file)), attributes: [.posixPermissions: 0o600])
-            Self.expect(CLI.run(["get", "--json", "--vault", copy, "--passphrase-file", pw], timeout: 20), in: [4, 5], file)
+            Self.expect(CLI.run(["get", "--json", "--vault", copy, "--passphrase-file", pw], timeout: 600), in: [4, 5], file)
         }
     }
 }

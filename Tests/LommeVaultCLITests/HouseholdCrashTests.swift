@@ -44,10 +44,10 @@ struct HouseholdCrashTests {
 
         var name = "name-0", killed = 0, filesChecked = 0, newValues = 0, runs = 0
         // The kills land after a random share of the times measured above; on a loaded machine
-        // a command can run longer or shorter than then, so the run goes on, up to three times
+        // a command can run longer or shorter than then, so the run goes on, up to ten times
         // as long, until a quarter of its commands were killed, a code file was checked against
         // the record and a set left its new value.
-        for iteration in 0..<(3 * iterations) {
+        for iteration in 0..<(10 * iterations) {
             if iteration >= iterations && killed >= iterations / 4 && filesChecked > 0 && newValues > 0 { break }
             runs += 1
             try? FileManager.default.removeItem(atPath: codes)

@@ -34,7 +34,7 @@ struct IssueScanTests {
         let made = CLI.run([], shell: "qrencode -l H -o '\(png)' < '\(json)'")
         try #require(made.status == 0, "qrencode: \(made.stderr)")
 
-        let found = try Scanner.scan(path: png)
+        let found = try Scanner.scan(path: png, options: ScanOptions(deadline: nil))
         #expect(found.map(\.bytes) == [Array(Self.handWrittenJSON.utf8)])
         #expect(try PlainPayload.decode(found[0].bytes) == Self.nordic)
 
@@ -77,7 +77,7 @@ struct IssueScanTests {
         let png = sandbox.path + "/svg.png"
         let rasterised = CLI.run([], shell: "convert '\(svg)' '\(png)' 2>/dev/null")
         try #require(rasterised.status == 0)
-        let found = try Scanner.scan(path: png)
+        let found = try Scanner.scan(path: png, options: ScanOptions(deadline: nil))
         #expect(try found.map { try PlainPayload.decode($0.bytes) } == [Self.nordic])
     }
 
@@ -87,14 +87,14 @@ struct IssueScanTests {
         let matrix = try QRMatrix.encode(payload, level: .H)
         let pngBytes = try PNGCodec.encode(QRRender.image(matrix, scale: 8))
         let loaded = try ImageLoader.load(bytes: pngBytes, name: "memory")
-        #expect(try Scanner.scan(image: loaded).map { try PlainPayload.decode($0.bytes) } == [Self.nordic])
+        #expect(try Scanner.scan(image: loaded, options: ScanOptions(deadline: nil)).map { try PlainPayload.decode($0.bytes) } == [Self.nordic])
 
         let png = sandbox.path + "/code.png"
         try Data(pngBytes).write(to: URL(fileURLWithPath: png))
         let jpeg = sandbox.path + "/photo.jpg"
         let made = CLI.run([], shell: "convert '\(png)' -background white -rotate 9 -blur 0x1.5 -quality 75 '\(jpeg)'")
         try #require(made.status == 0)
-        let found = try Scanner.scan(path: jpeg)
+        let found = try Scanner.scan(path: jpeg, options: ScanOptions(deadline: nil))
         #expect(try found.map { try PlainPayload.decode($0.bytes) } == [Self.nordic])
     }
 

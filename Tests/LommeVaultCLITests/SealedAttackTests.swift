@@ -94,10 +94,10 @@ struct SealedAttackTests {
                          ("LV2", "LV2:" + Base45.encode(v2)), ("LV3", "LV3:" + Base45.encode(v3))]
             for (kind, text) in codes {
                 let what = "\(kind) issued \(issued) expires \(expires)"
-                let imported = CLI.run(["import", "--stdin", "--yes"] + child.options, stdin: text, timeout: 60)
+                let imported = CLI.run(["import", "--stdin", "--yes"] + child.options, stdin: text, timeout: 600)
                 Self.expectRefusal(imported, 7, "code", "import " + what)
                 let png = CLI.qrImage(text, in: box, name: kind)
-                let scanned = CLI.run(["scan", png], timeout: 60)
+                let scanned = CLI.run(["scan", png], timeout: 600)
                 #expect(scanned.signal == nil && scanned.status < 128, "scan \(what): \(scanned.status) \(scanned.stderr)")
             }
         }

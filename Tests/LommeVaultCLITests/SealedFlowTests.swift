@@ -170,17 +170,20 @@ struct SealedFlowTests {
     }
 
     @Test func aVaultFromBeforeTheSourceWasRecordedSaysSoAndAPlainImportRecordsIt() throws {
-        let box = CLI.Sandbox()
-        let vault = box.path + "/vault"
-        _ = FileManager.default.createFile(atPath: vault, contents: Data(readFile(packageRoot + "/fixtures/vault-v1/vault")), attributes: [.posixPermissions: 0o600])
-        let options = ["--vault", vault, "--passphrase-file", packageRoot + "/fixtures/vault-v1/passphrase.txt"]
-        #expect(CLI.run(["unlock"] + options).status == 0)
-        defer { _ = CLI.run(["lock"] + options) }
-        #expect(CLI.run(["status", "--vault", vault]).out.contains("source:        not recorded (stored by an older lomme-vault)"))
-        #expect(try JSON.parse(CLI.run(["status", "--json", "--vault", vault]).stdout)["source"] == .null)
-        #expect(CLI.run(["import", "--stdin", "--yes", "--no-check"] + options, stdin: Sample.configB).status == 0)
-        #expect(CLI.run(["status", "--vault", vault]).out.contains("source:        a plain code (unauthenticated"))
-        #expect(try JSON.parse(CLI.run(["status", "--json", "--vault", vault]).stdout)["source"]?["kind"]?.stringValue == "plain")
+        // Every copy of the vector is one session in the keyring: taken in turn (`exclusively`).
+        try exclusively(versionOneSession) { () throws in
+            let box = CLI.Sandbox()
+            let vault = box.path + "/vault"
+            _ = FileManager.default.createFile(atPath: vault, contents: Data(readFile(packageRoot + "/fixtures/vault-v1/vault")), attributes: [.posixPermissions: 0o600])
+            let options = ["--vault", vault, "--passphrase-file", packageRoot + "/fixtures/vault-v1/passphrase.txt"]
+            #expect(CLI.run(["unlock"] + options).status == 0)
+            defer { _ = CLI.run(["lock"] + options) }
+            #expect(CLI.run(["status", "--vault", vault]).out.contains("source:        not recorded (stored by an older lomme-vault)"))
+            #expect(try JSON.parse(CLI.run(["status", "--json", "--vault", vault]).stdout)["source"] == .null)
+            #expect(CLI.run(["import", "--stdin", "--yes", "--no-check"] + options, stdin: Sample.configB).status == 0)
+            #expect(CLI.run(["status", "--vault", vault]).out.contains("source:        a plain code (unauthenticated"))
+            #expect(try JSON.parse(CLI.run(["status", "--json", "--vault", vault]).stdout)["source"]?["kind"]?.stringValue == "plain")
+        }
     }
 
     @Test func sealingNeedsTheParentsOwnVault() {

@@ -23,9 +23,13 @@ struct SecretsHygieneTests {
         private let binary = Array(CLI.binary.utf8)
         private var thread: Thread?
         let needles: [[UInt8]]
+        /// Made (empty) once a lomme-vault process was caught running, for a command that
+        /// waits to be seen (a loaded machine's watcher may sample seldom).
+        let seenFlag: String?
 
-        init(_ needles: [String]) {
+        init(_ needles: [String], seenFlag: String? = nil) {
             self.needles = needles.map { Array($0.utf8) }
+            self.seenFlag = seenFlag
             let thread = Thread { [self] in
                 var buffer = [UInt8](repeating: 0, count: 8192)
                 while lock.withLock({ running }) {
@@ -39,7 +43,10 @@ struct SecretsHygieneTests {
                         close(fd)
                         guard count > 0 else { continue }
                         let argv = Array(buffer[0..<count])
-                        if argv.starts(with: binary) { lock.withLock { seen += 1 } }
+                        if argv.starts(with: binary) {
+                            lock.withLock { seen += 1 }
+                            if let seenFlag { _ = FileManager.default.createFile(atPath: seenFlag, contents: nil) }
+                        }
                         for needle in self.needles where argv.contains(needle) {
                             lock.withLock { found.append(String(decoding: argv.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)) }
                         }
@@ -71,11 +78,12 @@ struct SecretsHygieneTests {
         let env = ["HOME": home, "TMPDIR": tmp, "XDG_DATA_HOME": home + "/.local/share", "XDG_CACHE_HOME": home + "/.cache",
                    "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": tmp]
         let vault = home + "/.local/share/lomme-vault/vault"
-        let watcher = ArgvWatcher([Self.secret, Self.phrase, Self.newPhrase, Self.userId])
+        let seenFlag = box.path + "/watcher-saw-lomme-vault"
+        let watcher = ArgvWatcher([Self.secret, Self.phrase, Self.newPhrase, Self.userId], seenFlag: seenFlag)
 
         var results: [(String, CLI.Result)] = []
         func run(_ name: String, _ arguments: [String], stdin: String? = nil, shell: String? = nil) {
-            let r = CLI.run(arguments, stdin: stdin, environment: env, shell: shell)
+            let r = CLI.run(arguments, stdin: stdin, environment: env, shell: shell, timeout: shell == nil ? nil : 600)
             #expect(r.status == 0, "\(name): exit \(r.status): \(r.stderr)")
             results.append((name, r))
         }
@@ -98,8 +106,10 @@ struct SecretsHygieneTests {
         // The passphrase from a file descriptor, as a script would give it.
         run("get --passphrase-fd", [pw2], shell: #"exec 3<"$1"; "$LV" get clientId --passphrase-fd 3"#)
         // One process that surely lives long enough to be sampled, however loaded the
-        // machine: it waits a second for its passphrase on standard input.
-        run("get, passphrase a second late", [pw2], shell: #"(sleep 1; cat "$1") | "$LV" get clientId --passphrase-fd 0"#)
+        // machine: it waits for its passphrase on standard input until the watcher has seen
+        // a lomme-vault process (this one, or an earlier one).
+        run("get, passphrase once the watcher saw it", [pw2, seenFlag],
+            shell: #"(while [ ! -e "$2" ]; do sleep 0.05; done; cat "$1") | "$LV" get clientId --passphrase-fd 0"#)
         let (samples, seen, inArgv) = watcher.stop()
 
         #expect(samples >= 3 && seen > 0, "the argv watcher hardly ran (\(samples) samples, saw lomme-vault \(seen) times)")
@@ -146,7 +156,8 @@ struct SecretsHygieneTests {
 
         /// Waits until `pid` sits in read(2) on `fd`; then returns its core-size limit line.
         func coreLimitWhileReading(_ pid: Int32, fd: Int?) -> String? {
-            for _ in 0..<400 {
+            // As long as it takes, up to 10 minutes (a guard against a hang, not a measure).
+            for _ in 0..<24_000 {
                 let syscall = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
                 let fields = syscall.split(separator: " ")
                 if fields.count > 1, fields[0] == "0", fd.map({ fields[1] == "0x\(String($0, radix: 16))" }) ?? true {

@@ -16,28 +16,31 @@ struct SlotsTests {
     }
 
     @Test func aVersionOneVaultOpensAndBecomesVersionTwoAtItsNextWrite() throws {
-        let box = CLI.Sandbox()
-        let (pw, v) = versionOneVault(box)
-        let listed = CLI.run(["slots"] + v)
-        #expect(listed.status == 0 && listed.out.contains("format version 1"), "\(listed.out)")
-        #expect(CLI.run(["get", "clientId", "--passphrase-file", pw] + v).out == "demo-client")
-        #expect(readFile(box.vault) == fixture("vault"), "reading wrote")
-        // An unlocked session from before the upgrade keeps working after it.
-        #expect(CLI.run(["unlock", "--passphrase-file", pw] + v).status == 0)
-        defer { _ = CLI.run(["lock"] + v) }
-        let imported = CLI.run(["import", "--stdin", "--yes", "--no-check", "--no-prompt"] + v, stdin: Sample.configB)
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let bytes = readFile(box.vault)
-        #expect(bytes[8] == 2)
-        #expect(try VaultFormat.parse(bytes).salt == Array(0..<16), "the vault id changed in the upgrade")
-        #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).out == "client-B", "the session was lost")
-        _ = CLI.run(["lock"] + v)
-        #expect(CLI.run(["get", "clientId", "--passphrase-file", pw] + v).out == "client-B")
-        let opened = CLI.run([], shell: "/usr/bin/python3 '\(packageRoot)/Tests/scripts/vault-open.py' '\(box.vault)' '\(pw)'")
-        #expect(opened.status == 0 && opened.out.contains("client-B"), "the independent reader: \(opened.stderr)")
-        let slots = CLI.run(["slots", "--json"] + v)
-        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(slots.stdout)) as? [[String: Any]])
-        #expect(parsed.count == 1 && parsed[0]["kind"] as? String == "passphrase" && parsed[0]["id"] as? Int == 0)
+        // Every copy of the vector is one session in the keyring: taken in turn (`exclusively`).
+        try exclusively(versionOneSession) { () throws in
+            let box = CLI.Sandbox()
+            let (pw, v) = versionOneVault(box)
+            let listed = CLI.run(["slots"] + v)
+            #expect(listed.status == 0 && listed.out.contains("format version 1"), "\(listed.out)")
+            #expect(CLI.run(["get", "clientId", "--passphrase-file", pw] + v).out == "demo-client")
+            #expect(readFile(box.vault) == fixture("vault"), "reading wrote")
+            // An unlocked session from before the upgrade keeps working after it.
+            #expect(CLI.run(["unlock", "--passphrase-file", pw] + v).status == 0)
+            defer { _ = CLI.run(["lock"] + v) }
+            let imported = CLI.run(["import", "--stdin", "--yes", "--no-check", "--no-prompt"] + v, stdin: Sample.configB)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let bytes = readFile(box.vault)
+            #expect(bytes[8] == 2)
+            #expect(try VaultFormat.parse(bytes).salt == Array(0..<16), "the vault id changed in the upgrade")
+            #expect(CLI.run(["get", "clientId", "--no-prompt"] + v).out == "client-B", "the session was lost")
+            _ = CLI.run(["lock"] + v)
+            #expect(CLI.run(["get", "clientId", "--passphrase-file", pw] + v).out == "client-B")
+            let opened = CLI.run([], shell: "/usr/bin/python3 '\(packageRoot)/Tests/scripts/vault-open.py' '\(box.vault)' '\(pw)'")
+            #expect(opened.status == 0 && opened.out.contains("client-B"), "the independent reader: \(opened.stderr)")
+            let slots = CLI.run(["slots", "--json"] + v)
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(slots.stdout)) as? [[String: Any]])
+            #expect(parsed.count == 1 && parsed[0]["kind"] as? String == "passphrase" && parsed[0]["id"] as? Int == 0)
+        }
     }
 
     @Test func passwdMakesANewFileKeyWhenNoSlotIsLost() throws {

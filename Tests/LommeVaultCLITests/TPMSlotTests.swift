@@ -131,18 +131,21 @@ struct TPMSlotTests {
     }
 
     @Test func enrollingUpgradesAVersionOneVault() throws {
-        let box = CLI.Sandbox()
-        mkdir(box.path + "/data", 0o700)
-        _ = FileManager.default.createFile(atPath: box.vault, contents: Data(fixture("vault")), attributes: [.posixPermissions: 0o600])
-        let pw = box.write("pw", "correct horse battery staple\n")
-        let tpm = try SoftwareTPM()
-        let env = ["LOMME_VAULT_TPM": tpm.tcti]
-        let enrolled = CLI.run(["enroll", "tpm2", "--passphrase-file", pw, "--vault", box.vault], environment: env)
-        #expect(enrolled.status == 0, "\(enrolled.stderr)")
-        #expect(readFile(box.vault)[8] == 2)
-        #expect(CLI.run(["unlock", "--with", "tpm2", "--no-prompt", "--vault", box.vault], environment: env).status == 0)
-        #expect(CLI.run(["get", "clientId", "--no-prompt", "--vault", box.vault]).out == "demo-client")
-        _ = CLI.run(["lock", "--vault", box.vault])
+        // Every copy of the vector is one session in the keyring: taken in turn (`exclusively`).
+        try exclusively(versionOneSession) { () throws in
+            let box = CLI.Sandbox()
+            mkdir(box.path + "/data", 0o700)
+            _ = FileManager.default.createFile(atPath: box.vault, contents: Data(fixture("vault")), attributes: [.posixPermissions: 0o600])
+            let pw = box.write("pw", "correct horse battery staple\n")
+            let tpm = try SoftwareTPM()
+            let env = ["LOMME_VAULT_TPM": tpm.tcti]
+            let enrolled = CLI.run(["enroll", "tpm2", "--passphrase-file", pw, "--vault", box.vault], environment: env)
+            #expect(enrolled.status == 0, "\(enrolled.stderr)")
+            #expect(readFile(box.vault)[8] == 2)
+            #expect(CLI.run(["unlock", "--with", "tpm2", "--no-prompt", "--vault", box.vault], environment: env).status == 0)
+            #expect(CLI.run(["get", "clientId", "--no-prompt", "--vault", box.vault]).out == "demo-client")
+            _ = CLI.run(["lock", "--vault", box.vault])
+        }
     }
 
     /// A damaged TPM slot is exit 5, and the passphrase slot still opens.

@@ -17,7 +17,7 @@ struct TerminalShotsTests {
 
     @Test(.enabled(if: missing.isEmpty, "needs \(missing.joined(separator: ", ")) (debian-packages.txt lists them)"))
     func everyDecoderReadsEveryScreenshot() {
-        let shots = CLI.run([], environment: ["LV": CLI.binary], shell: "'\(packageRoot)/bench/terminal-shots' --terminals xterm --sizes '8 12'", timeout: 300)
+        let shots = CLI.run([], environment: ["LV": CLI.binary], shell: "'\(packageRoot)/bench/terminal-shots' --terminals xterm --sizes '8 12'", timeout: 1200)
         let rows = shots.out.split(separator: "\n").filter { $0.hasPrefix("xterm ") }
         #expect(rows.count == 2 * 2 * 2, "\(shots.out)\(shots.stderr)")
         for row in rows {

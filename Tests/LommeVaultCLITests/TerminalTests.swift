@@ -9,10 +9,12 @@ final class TmuxSession {
 
     init(_ box: CLI.Sandbox, command: String, columns: Int = 180, rows: Int = 50) {
         self.box = box
-        let script = box.write("run-\(Int.random(in: 0..<1_000_000)).sh", "\(command)\necho EXIT=$?\nexec sleep 60\n", mode: 0o700)
+        // The pane stays (sleeping) after the command, until the session is killed, for the
+        // test to read the screen however long it takes to get there.
+        let script = box.write("run-\(Int.random(in: 0..<1_000_000)).sh", "\(command)\necho EXIT=$?\nexec sleep 86400\n", mode: 0o700)
         // On a loaded machine a new tmux server now and then fails to start: try again, a
         // few times, until it lists the session.
-        for _ in 0..<3 {
+        for _ in 0..<20 {
             tmux(["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)",
                   "-e", "LOMME_VAULT_KDF=minimum", "-e", "LV=\(CLI.binary)", "-e", "LOMME_VAULT=", script], capture: false)
             if tmux(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains("t") { break }
@@ -80,12 +82,12 @@ final class TmuxSession {
         text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }
 
-    /// Waits until the screen shows `text`, as it is or wrapped at words (30 s at most: a
-    /// loaded machine can be slow).
+    /// Waits until the screen shows `text`, as it is or wrapped at words: as long as it takes,
+    /// up to 10 minutes (a guard against a hang, never a measure of speed).
     @discardableResult
     func wait(for text: String, count: Int = 1) -> Bool {
         let prose = Self.flowing(text)
-        for _ in 0..<600 {
+        for _ in 0..<12_000 {
             let shown = screen
             if shown.components(separatedBy: text).count > count { return true }
             if !text.contains("\n"), !prose.isEmpty, Self.flowing(shown).components(separatedBy: prose).count > count { return true }
@@ -175,19 +177,27 @@ struct TerminalTests {
         let box = CLI.Sandbox()
         let pw = box.write("pw", phrase + "\n")
         #expect(CLI.run(["import", "--stdin", "--yes", "--no-check", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configB).status == 0)
-        let tty = TmuxSession(box, command: "\"$LV\" exec --vault '\(box.vault)' -- sleep 2")
+        // The command exec runs waits for a file the test makes once it has looked (not a
+        // sleep of a few seconds, which a loaded machine could outlast or not reach in time).
+        let go = box.path + "/go"
+        let tty = TmuxSession(box, command: "\"$LV\" exec --vault '\(box.vault)' -- sh -c 'while [ ! -e \"$0\" ]; do sleep 0.1; done' '\(go)'")
         tty.wait(for: "Passphrase for")
         let pid = try #require(tty.childPid)
         let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
         let core = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") } ?? ""
         #expect(core.split(separator: " ").contains("0"), "\(core)")
         tty.type(phrase)
-        usleep(600_000)
-        let ps = CLI.run([], shell: "ps -eww -o pid,args")
-        #expect(ps.out.contains("sleep 2"))
+        var ps = CLI.Result(status: -1, stdout: [], stderr: "")
+        for _ in 0..<6000 {
+            ps = CLI.run([], shell: "ps -eww -o pid,args")
+            if ps.out.contains(go) { break }
+            usleep(100_000)
+        }
+        #expect(ps.out.contains(go), "exec's command never ran")
         for needle in [phrase, Sample.secretB, "02020212345"] {
             #expect(!ps.out.contains(needle), "ps shows \(needle)")
         }
+        _ = box.write("go", "")
         tty.wait(for: "EXIT=")
         #expect(tty.screen.contains("EXIT=0"))
     }

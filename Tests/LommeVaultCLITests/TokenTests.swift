@@ -192,29 +192,56 @@ struct TokenEndToEndTests {
         #expect(try servers.long.stats().tokenRequests == count + 1)
     }
 
+    /// A 2-second token. What a loaded machine could make late is checked only where the
+    /// clock says it was in time, never assumed: the second call is expected to be served
+    /// from the cache when it ended before the cache deadline, fetched anew when it began
+    /// after it; the cache deadline itself is checked exactly (the life less a tenth).
     @Test("a 2-second token: cached within its life, fetched anew once past its cache deadline")
     func expiry() throws {
         let box = try TokenFixture.vault(tokenURL: servers.short.url("/token"))
-        let start = try servers.short.stats().tokenRequests
-        let first = box.run(["token"])
-        #expect(first.status == 0, "\(first.stderr)")
-        let within = box.run(["token"])
-        #expect(within.out == first.out)
-        #expect(try servers.short.stats().tokenRequests == start + 1, "a call within the lifetime made a request")
-        // Just past the cache deadline (1.8 s after the request) and well before the kernel
-        // timeout (a whole second later at least): the payload's deadline must decide.
         let cached = TokenCache.description(vaultID: Session.vaultID(salt: try VaultFormat.parse(readFile(box.vault)).salt), url: nil)
-        let id = try #require(try Keyring().find(cached))
-        let payload = try #require(Keyring.read(id, limit: 4096))
+        // A token whose call outlasted its cache's life (1.8 s) is rightly not cached: a
+        // loaded machine's call is made again (a few times) rather than failed.
+        var start = 0, asked: UInt64 = 0, first = CLI.Result(status: -1, stdout: [], stderr: "")
+        var found: SecureBytes?
+        for _ in 0..<5 where found == nil {
+            start = try servers.short.stats().tokenRequests
+            asked = TokenCache.nowMilliseconds()
+            first = box.run(["token", "--refresh"])
+            #expect(first.status == 0, "\(first.stderr)")
+            // The kernel keeps the key well past the cache deadline (here ten minutes), so
+            // the payload's deadline is what decides below, whenever the calls come.
+            if let id = try Keyring().find(cached) {
+                Keyring.setTimeout(id, 600)
+                found = Keyring.read(id, limit: 4096)
+            }
+            if found == nil { #expect(TokenCache.nowMilliseconds() - asked >= 1800, "a 2-second token fetched in time was not cached") }
+        }
+        guard let payload = found else { return }
         let key = try TokenCache.sessionKey(vault: box.vault, description: cached)
         let entry = try #require(TokenCache.open(payload, fingerprint: TokenCache.fingerprint(readFile(box.vault)), key: key, description: cached))
+        #expect(entry.expiresAt >= asked + 2000 && entry.cacheUntil == entry.expiresAt - 200, "\(entry.expiresAt - asked) ms, cached until \(entry.expiresAt - entry.cacheUntil) ms before")
+        let before = TokenCache.nowMilliseconds()
+        let within = box.run(["token"])
+        let after = TokenCache.nowMilliseconds()
+        let requests = try servers.short.stats().tokenRequests
+        if after < entry.cacheUntil {
+            #expect(within.out == first.out && requests == start + 1, "a call within the cache's life made a request")
+        } else if before >= entry.cacheUntil {
+            #expect(within.out != first.out && requests == start + 2, "a call past the cache's life was served from it")
+        }
+        // Past the cache deadline, with the kernel still keeping the key: fetched anew.
         let now = TokenCache.nowMilliseconds()
         Thread.sleep(forTimeInterval: Double(entry.cacheUntil + 100 - min(now, entry.cacheUntil)) / 1000)
-        #expect(try Keyring().find(cached) != nil, "the kernel dropped the key already; the payload's deadline was not what decided")
-        let after = box.run(["token"])
-        #expect(after.status == 0 && after.out != first.out)
-        #expect(try servers.short.stats().tokenRequests == start + 2)
-        #expect(try servers.short.accountsStatus(token: after.out) == 200)
+        #expect(try Keyring().find(cached) != nil, "the kernel dropped the key; the payload's deadline was not what decided")
+        let fetched = TokenCache.nowMilliseconds()
+        let renewed = box.run(["token"])
+        #expect(renewed.status == 0 && renewed.out != first.out)
+        #expect(try servers.short.stats().tokenRequests == requests + 1)
+        // The new token works while it lives (checked only when the check ended inside its
+        // two seconds), and the first is refused once past its own.
+        let checked = try servers.short.accountsStatus(token: renewed.out)
+        if TokenCache.nowMilliseconds() < fetched + 2000 { #expect(checked == 200) }
         Thread.sleep(forTimeInterval: Double(entry.expiresAt + 1000 - min(TokenCache.nowMilliseconds(), entry.expiresAt)) / 1000)
         #expect(try servers.short.accountsStatus(token: first.out) == 401, "Authlib still accepts the expired token")
     }
@@ -449,7 +476,7 @@ struct OAuthServer: Sendable {
     func curl(_ arguments: [String], stdin: String? = nil) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--noproxy", "*", "--max-time", "10"] + arguments
+        process.arguments = ["--noproxy", "*", "--max-time", "600"] + arguments  // a guard, not a measure
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -477,7 +504,9 @@ struct OAuthServer: Sendable {
         // Debian's python3 with python3-authlib; LOMME_TEST_PYTHON picks another (a venv with
         // Authlib from PyPI, which decodes Basic credentials itself).
         process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["LOMME_TEST_PYTHON"] ?? "/usr/bin/python3")
-        process.arguments = [TokenFixture.root + "/Tests/Servers/oauth_server.py"]
+        // It ends when this process does; the time limit is a last guard, long enough for a
+        // suite on a loaded machine (its default, 10 minutes, was not).
+        process.arguments = [TokenFixture.root + "/Tests/Servers/oauth_server.py", "--max-seconds", "7200"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
