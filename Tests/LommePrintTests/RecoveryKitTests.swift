@@ -21,7 +21,7 @@ struct RecoveryKitTests {
     static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         let folder = TemporaryFolder("lomme-kit-run")
         let errors = folder.path + "/stderr"
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments

@@ -48,7 +48,7 @@ struct RecoveryServiceTests {
     }
 
     @Test func verifyChangesNothingAndTellsAWrongKeyOrATypo() throws {
-        let (box, options, made) = try Self.parent()
+        let (box, _, made) = try Self.parent()
         let key = try #require(made)
         let before = try Data(contentsOf: URL(fileURLWithPath: box.vault))
         let service = RecoveryService(box.context(ScriptedInteraction()), UnlockOptions(noPrompt: true))
