@@ -24,6 +24,11 @@ import PackageDescription
 // CLazyLibraries, the loader; so a target reaches a picture, QR, TPM, video or drawing library
 // only through its own pair (Tests/scripts/check-imports checks that it lists both).
 
+/// The picture, scanner and camera code is compiled optimised in debug builds too: the tests
+/// scan thousands of photos and camera frames, which unoptimised Swift makes many times
+/// slower (DEVELOPING.md, "The suite's time"). Testing stays enabled, so @testable works.
+let optimisedInEveryBuild: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
     .systemLibrary(name: name, pkgConfig: pkg, providers: [.apt([apt])])
@@ -94,12 +99,14 @@ let package = Package(
         // Config, payloads, sealed envelopes, the vault format, SecureBytes, KDF: pure.
         .target(name: "LommeCore", dependencies: ["CSodium"]),
         // Pictures: GrayImage, the codecs, EXIF, the loader and its limits.
-        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CLazyPNG", "CJPEGGlue", "CWebP", "CLazyWebP", "CHeif", "CLazyHeif"]),
+        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CLazyPNG", "CJPEGGlue", "CWebP", "CLazyWebP", "CHeif", "CLazyHeif"],
+                swiftSettings: optimisedInEveryBuild),
         // Finding and reading QR codes in a picture.
-        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyZbar"]),
+        .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyZbar"], swiftSettings: optimisedInEveryBuild),
         // Frames from a webcam or a video file (FFmpeg), dropped while one is scanned, each
         // scanned within a budget: `import --camera` and `scan --camera`.
-        .target(name: "LommeCamera", dependencies: ["LommeScan", "LommeImages", "LommeCore", "CFFmpeg", "CLazyFFmpeg"]),
+        .target(name: "LommeCamera", dependencies: ["LommeScan", "LommeImages", "LommeCore", "CFFmpeg", "CLazyFFmpeg"],
+                swiftSettings: optimisedInEveryBuild),
         // Making QR codes (libqrencode), drawing them, reading them back; device-key photos.
         .target(name: "LommeQR", dependencies: ["LommeCore", "LommeScan", "LommeImages", "CQRencode", "CLazyQRencode"]),
         // The recovery kit as a printed page (cairo): PDF, SVG, PNG, and its words for a terminal.

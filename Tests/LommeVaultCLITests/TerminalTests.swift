@@ -91,6 +91,12 @@ final class TmuxSession {
             let shown = screen
             if shown.components(separatedBy: text).count > count { return true }
             if !text.contains("\n"), !prose.isEmpty, Self.flowing(shown).components(separatedBy: prose).count > count { return true }
+            // A pane always shows its rows; nothing at all means the tmux server is gone, and
+            // nothing will come: say so now rather than after the guard.
+            if shown.isEmpty, !tmux(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains("t") {
+                Issue.record("the tmux session ended before the terminal showed \"\(text)\"")
+                return false
+            }
             usleep(50_000)
         }
         Issue.record("the terminal never showed \"\(text)\"; it shows:\n\(screen)")
