@@ -9,7 +9,7 @@ import LommeImages
 /// (the grid sampler) hands zbar one image at a time and uses what it finds to decide what
 /// to try next.
 struct Pass: Sendable {
-    let name: String
+    let name: PassName
     /// What the picture must show for this pass to run.
     let needs: Evidence
     /// zbar scans every `lineSpacing`-th row and column of this pass's images.
@@ -25,7 +25,7 @@ struct Pass: Sendable {
     /// A pass of whole views. `pixels` tells the pixels of the views it would make, where
     /// making them costs about as much as scanning them (an enlarged view): a scan that
     /// would not fit the budget is then not made at all.
-    init(_ name: String, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
+    init(_ name: PassName, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
          ahead: [JobAhead] = [], pixels: (@Sendable (ScanSubject) -> Int?)? = nil,
          images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
@@ -48,7 +48,7 @@ struct Pass: Sendable {
         }
     }
 
-    init(_ name: String, needs: Evidence, ahead: [JobAhead] = [], shared: Bool = false,
+    init(_ name: PassName, needs: Evidence, ahead: [JobAhead] = [], shared: Bool = false,
          search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
         self.needs = needs
@@ -63,7 +63,7 @@ struct Pass: Sendable {
 /// search is over (time is up, or a decode was accepted).
 struct Trial {
     let scanner: ZBarScanner
-    let pass: String
+    let pass: PassName
     /// zbar's scan-line spacing for this pass's images.
     var lineSpacing: Int32 = 1
     let isOver: () -> Bool
@@ -90,18 +90,6 @@ struct Trial {
 }
 
 extension Pass {
-    /// The catalogue's pass called `name`.
-    static func named(_ name: String) -> Pass? { catalogue.first { $0.name == name } }
-
-    /// The catalogue's passes called `names`, in that order.
-    static func named(_ names: [String]) throws(LommeError) -> [Pass] {
-        let known = catalogue.map(\.name).joined(separator: ", ")
-        guard !names.isEmpty else { throw .usage("no scanner pass named — name one or more of: \(known)") }
-        return try names.map { name throws(LommeError) in
-            guard let pass = named(name) else {
-                throw .usage("unknown scanner pass \"\(name)\" — the passes are: \(known)")
-            }
-            return pass
-        }
-    }
+    /// The catalogue's pass called `name` (every name has one: `PassNameTests`).
+    static func named(_ name: PassName) -> Pass? { catalogue.first { $0.name == name } }
 }

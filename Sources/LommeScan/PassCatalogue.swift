@@ -101,55 +101,55 @@ extension Pass {
         return Int(Double(image.width + border) * factor) * Int(Double(image.height + border) * factor)
     }
 
-    /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
+    /// Every pass the pipeline knows, by name. The order in which they run is a `ScanPlan`.
     static let catalogue: [Pass] = [
-        Pass("plain", needs: .none) { s in working(s).map { [$0] } ?? [] },
+        Pass(.plain, needs: .none) { s in working(s).map { [$0] } ?? [] },
         // The enlarged views need a finder pattern too: a code of one-pixel modules shows
         // its finders to the working view's search (the `tiny` fixture), and zbar on a
         // doubled 640×480 frame of a camera's noise was its costliest pass.
-        Pass("up2", needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 2, upTo: doubledUpTo) }) { s in
+        Pass(.up2, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 2, upTo: doubledUpTo) }) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2)]
         },
-        Pass("up3", needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 3, upTo: tripledUpTo) }) { s in
+        Pass(.up3, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 3, upTo: tripledUpTo) }) { s in
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
-        Pass("inverted", needs: .lightCode) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
-        Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass("adaptive-inv", needs: .lightCode) { s in
+        Pass(.inverted, needs: .lightCode) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
+        Pass(.adaptive, needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
+        Pass(.adaptiveInv, needs: .lightCode) { s in
             adaptive(s, divisor: narrowWindow).map { [negated(s, "adaptive\(narrowWindow)", $0)] } ?? []
         },
         // Dark-mode screens photographed at 1 MP: light modules glow into their dark
         // neighbours, and blur closes the finders' centres. Sharpening opens them again.
-        Pass("sharpened-inv", needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
+        Pass(.sharpenedInv, needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
             sharpenedNegated(s).map { [$0] } ?? []
         },
         // The grid passes share their triples with a worker that has nothing else left
         // (`GridPass.search`): on a photo nobody reads the dark one is often the last pass
         // running.
-        Pass("grid", needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead, shared: true) { s, trial in
+        Pass(.grid, needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead, shared: true) { s, trial in
             GridPass.search(s, trial)
         },
-        Pass("grid-inv", needs: .lightFinders, shared: true) { s, trial in GridPass.search(s, trial, inverted: true) },
-        Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
-        Pass("grid-fine-inv", needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
-        Pass("regions-bin", needs: .finders, lineSpacing: 1) { s in regionCrops(s) },
+        Pass(.gridInv, needs: .lightFinders, shared: true) { s, trial in GridPass.search(s, trial, inverted: true) },
+        Pass(.gridFine, needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
+        Pass(.gridFineInv, needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
+        Pass(.regionsBin, needs: .finders, lineSpacing: 1) { s in regionCrops(s) },
         // A terminal rendering with a light line between text rows (`GrayImage.unlined`):
         // the grid pass again on the working view with its thin light lines taken out; for
         // light-on-dark codes, on the negated view (whose lines are then light) so taken,
         // when light finders lead as for `sharpened-inv` (on light finders alone it also read
         // `c-tilted/31`, and cost `tilted` 7 % more instructions: dark codes' data areas show
         // light look-alikes).
-        Pass("grid-unlined", needs: .finders, shared: true) { s, trial in
+        Pass(.gridUnlined, needs: .finders, shared: true) { s, trial in
             unlined(s, negated: false).map { GridPass.search($0, trial) }
         },
-        Pass("grid-unlined-inv", needs: .lightFindersLead, shared: true) { s, trial in
+        Pass(.gridUnlinedInv, needs: .lightFindersLead, shared: true) { s, trial in
             unlined(s, negated: true).map { GridPass.search($0, trial) }
         },
         // Low contrast under a dark gradient: each pixel against its window's spread. Only
         // for pictures no bigger than a camera's frame (`normalizedLargestPixels`).
-        Pass("normalized", needs: .finders, ahead: [fromWorking("normalized") { s in if normalizes(s) { _ = normalized(s) } }]) { s in
+        Pass(.normalized, needs: .finders, ahead: [fromWorking("normalized-view") { s in if normalizes(s) { _ = normalized(s) } }]) { s in
             guard normalizes(s) else { return [] }
             return normalized(s).map { [$0] } ?? []
         },
@@ -191,7 +191,7 @@ extension Pass {
 
     /// The working view normalised locally (memoised: a job ahead may make it).
     static func normalized(_ s: ScanSubject) -> GrayImage? {
-        s.memo("normalized") { working(s).map { $0.locallyNormalized(radius: localRadius($0, divisor: middleWindow)) } }
+        s.memo("normalized-view") { working(s).map { $0.locallyNormalized(radius: localRadius($0, divisor: middleWindow)) } }
     }
 
     /// The working view negated and sharpened for light-on-dark screens (memoised; negated

@@ -24,14 +24,14 @@ package struct ScanOptions: Sendable {
     /// docs/scanner.md, "Scanning from a camera"). Twice zbar's work on those views.
     package var everyLine = false
     /// How many passes, the first in order, run whatever the deadline and the evidence say.
-    package var mandatory = Scanner.mandatoryPasses
+    package var mandatory = ScanPlan.photo.mandatory
     /// Told of each pass taken: its name, whether it ran (or was skipped for want of
     /// evidence, or was joined by a second worker) and the time it took on its thread, the
     /// evidence search included (benchmarks: where a picture's time goes); nil for nothing.
-    package var passTimes: (@Sendable (_ pass: String, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
+    package var passTimes: (@Sendable (_ pass: PassName, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
     /// The names of the passes chosen, nil for the pipeline's order.
-    package var passes: [String]? { selected?.map(\.name) }
+    package var passes: [PassName]? { selected?.map(\.name) }
 
     package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true) {
         self.deadline = deadline
@@ -39,11 +39,16 @@ package struct ScanOptions: Sendable {
         self.selected = nil
     }
 
-    /// Only the passes named, in this order. Throws a usage error for a name the pipeline
-    /// does not know (a typo must not quietly run fewer passes) and for an empty list.
-    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true, passes: [String]?) throws(LommeError) {
+    /// Only `passes`, in this order (`PassName.parse` reads them from `--passes`).
+    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true, passes: [PassName]) {
         self.init(deadline: deadline, parallel: parallel)
-        if let passes { selected = try Pass.named(passes) }
+        selected = passes.compactMap(Pass.named)
+    }
+
+    /// The passes of `plan`, its first `mandatory` whatever the deadline and the evidence say.
+    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true, plan: ScanPlan) {
+        self.init(deadline: deadline, parallel: parallel, passes: plan.passes)
+        mandatory = plan.mandatory
     }
 }
 
@@ -80,9 +85,9 @@ package struct Decoded: Sendable, Equatable {
     /// `bytes` as text (`QRText.decode`).
     package let text: String
     /// Which pass found it, for diagnostics and the benchmark.
-    package let pass: String
+    package let pass: PassName
 
-    package init(bytes: [UInt8], pass: String) {
+    package init(bytes: [UInt8], pass: PassName) {
         self.bytes = bytes
         self.text = QRText.decode(bytes)
         self.pass = pass
@@ -95,58 +100,11 @@ package enum Scanner {
     /// The default budget for one picture.
     package static let defaultDeadline: Duration = .milliseconds(2500)
 
-    /// How many passes, the first of a photo's order, run whatever the deadline and the
-    /// evidence say (`ScanOptions.mandatory`'s default; a camera's frame takes three).
-    package static let mandatoryPasses = 2
-
     /// Worker threads, each with its own zbar scanner: two keep a dual-core machine busy.
     static let workers = 2
 
-    /// All pass names known to the pipeline (for benchmarks).
-    package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
-
-    /// The pass order, from `bench/scan --matrix` (every pass alone on the corpus and on
-    /// the first generator's photo sets) and runs of the whole pipeline: plain and the grid
-    /// sampler on the working view first (they run at once, whatever the deadline and the
-    /// evidence say), then the light-on-dark twins (dark-mode screens), the
-    /// grid sampler at full resolution (small steep codes in 12 MP photos), local
-    /// normalisation (low contrast under a dark gradient, screens), the sharpened negated
-    /// view (blurred 1 MP dark-mode screens) and the binarised crops round finder groups
-    /// last. The grid sampler reads tilted, bent and small codes, the most pictures no other
-    /// pass reads; second, the other worker starts it as the picture is loaded instead of
-    /// after the adaptive threshold (the same pictures and frames read on every set and
-    /// half, `tilted` 3 % sooner; third, before the passes below, it had done the same work
-    /// 5-15 % cheaper on every set: the corpus's small pictures it reads no longer ran the
-    /// doubled view first). The last pass taken runs alone while the other thread has
-    /// nothing left, and the crops take a few milliseconds where normalising a 1 MP view and
-    /// scanning it took 20-27 (the two the other way round read the same codes, and gave up
-    /// up to 17 % sooner on the photo sets, both halves: photos2, steep and tilted 10-17 %,
-    /// the others within 6 %).
-    /// The sharpened view came seventh; next to last it runs beside normalisation on a 1 MP
-    /// photo nobody reads, where before one of them ran alone (the same codes and frames
-    /// read; 2-8 % sooner on every set but photos2's check half, within noise). Passes that
-    /// read nothing these did not were taken out: on pictures they could not read they cost
-    /// most of the time of giving up (stretched, sharpened, denoised and wide-window views;
-    /// zbar on the 640, 2560 and full-size views; enlarged filtered twins; and, once the grid
-    /// sampler read all they did, the Otsu and Sauvola thresholds, the unbinarised crops, the
-    /// doubled light-on-dark threshold and, for photos, the adaptive threshold itself, which
-    /// no picture or clip frame needed once the grid sampler ran beside plain: `adaptive`
-    /// stays in a camera frame's order, see `LiveOptions.framePasses`).
-    /// Last, the grid sampler again on the working view with its thin light lines taken out
-    /// (`GrayImage.unlined`), dark on light and light on dark: a terminal's lines between text
-    /// rows, and noise on paper. It read 47 photos no pass read before, on every generated
-    /// set, tune and check halves alike, and with it local normalisation read nothing no
-    /// other pass did on any photo set or half: it now runs only on pictures no bigger than
-    /// a camera's frame (`normalizedLargestPixels`), which pays for most of the new passes'
-    /// time on 1 MP photos nobody reads (bench/RESULTS.md, "nineteenth round").
-    static let order: [String] = [
-        "plain", "grid", "inverted", "up2", "adaptive-inv",
-        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "sharpened-inv", "regions-bin",
-        "grid-unlined", "grid-unlined-inv",
-    ]
-
-    /// The passes of `order`, as the catalogue has them.
-    static let pipeline: [Pass] = order.compactMap(Pass.named)
+    /// The passes of a photo's plan, as the catalogue has them.
+    static let pipeline: [Pass] = ScanPlan.photo.passes.compactMap(Pass.named)
 
     /// Decodes every distinct QR payload in `image`; may return [].
     ///
@@ -329,7 +287,7 @@ final class SearchState: Sendable {
         var judged = 0
         var accepted = false
         var stopped = false
-        var ran: [String] = []
+        var ran: [PassName] = []
         var workersDone = 0
         /// Passes running now that a worker may join (`Pass.shared`), each until one does.
         var sharing: [Int] = []
@@ -402,9 +360,9 @@ final class SearchState: Sendable {
     var workersDone: Int { inner.withLock { $0.workersDone } }
 
     /// Notes that a pass ran (was not skipped for want of evidence).
-    func ran(_ pass: String) { inner.withLock { $0.ran.append(pass) } }
+    func ran(_ pass: PassName) { inner.withLock { $0.ran.append(pass) } }
     /// The passes that ran, in the order they started.
-    var passesRun: [String] { inner.withLock { $0.ran } }
+    var passesRun: [PassName] { inner.withLock { $0.ran } }
 }
 
 /// What zbar took on the biggest whole view it scanned so far in one search, to foretell a
