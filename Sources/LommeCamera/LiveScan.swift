@@ -20,9 +20,7 @@ package struct LiveOptions: Sendable {
     /// machine's own unless a test gives its own.
     package var clock = LiveClock.continuous
     /// zbar scans every line of the frame (`ScanOptions.everyLine`), not every second one: a
-    /// screen's sub-pixel stripes beat against every second line. On the tune half of
-    /// bench/camera's screen clips (docs/scanner.md, "Tune and check") `plain` alone read
-    /// 108 of 132 frames so against 48, for 16 ms a frame against 10.
+    /// screen's sub-pixel stripes beat against every second line.
     package var everyLine = true
     /// The plan a frame gets; nil for a photo's (`ScanPlan.photo`).
     package var plan: ScanPlan? = .frame
@@ -31,12 +29,8 @@ package struct LiveOptions: Sendable {
     /// Told of each pass a frame's scan takes (`ScanOptions.passTimes`; benchmarks only).
     package var passTimes: (@Sendable (_ pass: PassName, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
-    /// The default budget. A frame with a code that does not read takes about the whole
-    /// budget or a little more (bench/camera, a code in view never accepted: 46 ms a frame at
-    /// 640×480, 55 at 1280×720), so the budget sets the worst case's frames a second (at 60 ms
-    /// 16-19 a second at 640×480, too near the goal of 15). At 45 ms the tune half of the
-    /// screen clips read as at 60 (11 of 11, the same first-readable-to-decode times) and the
-    /// check half lost nothing (docs/history/bench-results.md).
+    /// The default budget. A frame whose code does not read takes about the whole budget, so
+    /// it sets the worst case's frames a second (docs/scanner.md, "Scanning from a camera").
     package static let defaultFrameBudget: Duration = .milliseconds(45)
 
     /// How one frame is scanned: `plan` within `frameBudget` (its first `mandatory` passes

@@ -1,13 +1,8 @@
 import LommeCore
 import LommeImages
 
-/// One way of preparing the picture for zbar. A pass makes one or more images from a
-/// `ScanSubject` (nothing when it does not apply, say enlarging a picture that is big
-/// already). A light-on-dark code is read from a negated image: zbar's own
-/// `ZBAR_CFG_TEST_INVERTED` would first scan the picture as it is again, doubling the cost
-/// of a pass whose dark-on-light twin has run already. A searching pass
-/// (the grid sampler) hands zbar one image at a time and uses what it finds to decide what
-/// to try next.
+/// One way of preparing the picture for zbar: images made from a `ScanSubject`, or a search
+/// (the grid sampler) that hands zbar one image at a time. Light-on-dark codes are negated here.
 struct Pass: Sendable {
     let name: PassName
     /// What the picture must show for this pass to run.
@@ -22,9 +17,8 @@ struct Pass: Sendable {
     /// (`Scanner.worker`): `run` then shares its work with every thread running it.
     let shared: Bool
 
-    /// A pass of whole views. `pixels` tells the pixels of the views it would make, where
-    /// making them costs about as much as scanning them (an enlarged view): a scan that
-    /// would not fit the budget is then not made at all.
+    /// A pass of whole views. `pixels` foretells the pixels of a view that costs as much to make
+    /// as to scan (an enlarged one), which is then not made when its scan would not fit the budget.
     init(_ name: PassName, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
          ahead: [JobAhead] = [], pixels: (@Sendable (ScanSubject) -> Int?)? = nil,
          images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
@@ -59,8 +53,7 @@ struct Pass: Sendable {
     }
 }
 
-/// What a pass hands its images to: zbar, reporting what it decodes, and whether the
-/// search is over (time is up, or a decode was accepted).
+/// What a pass hands its images to.
 struct Trial {
     let scanner: ZBarScanner
     let pass: PassName
@@ -69,9 +62,7 @@ struct Trial {
     let isOver: () -> Bool
     /// Takes the decodes of one zbar scan together (a picture can hold several codes).
     let report: ([Decoded]) -> Void
-    /// Whether zbar may start on a whole view of this many pixels (on the lines it scans):
-    /// the scanner says no when what zbar's views took so far says the scan would end past
-    /// the budget (`ZBarPace`); a mandatory pass always may.
+    /// Whether zbar may start on a whole view of this many pixels (on the lines it scans).
     var mayStart: (_ pixels: Int) -> Bool = { _ in true }
     /// Told what zbar's scan of a whole view took.
     var scanned: (_ pixels: Int, _ took: Duration) -> Void = { _, _ in }
