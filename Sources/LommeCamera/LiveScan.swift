@@ -20,82 +20,31 @@ package struct LiveOptions: Sendable {
     /// machine's own unless a test gives its own.
     package var clock = LiveClock.continuous
     /// zbar scans every line of the frame (`ScanOptions.everyLine`), not every second one: a
-    /// screen's sub-pixel stripes beat against every second line. On the tune half of
-    /// bench/camera's screen clips (docs/scanner.md, "Tune and check") `plain` alone read
-    /// 108 of 132 frames so against 48, for 16 ms a frame against 10.
+    /// screen's sub-pixel stripes beat against every second line.
     package var everyLine = true
-    /// The passes a frame gets, in order; nil for the scanner's own order (a photo's).
-    package var passes: [String]? = framePasses
-    /// The passes every second frame gets instead (nil: every frame gets `passes`).
-    package var alternatePasses: [String]? = lightFirstFramePasses
+    /// The plan a frame gets; nil for a photo's (`ScanPlan.photo`).
+    package var plan: ScanPlan? = .frame
+    /// The plan every second frame gets instead (nil: every frame gets `plan`).
+    package var alternatePlan: ScanPlan? = .frameLightFirst
     /// Told of each pass a frame's scan takes (`ScanOptions.passTimes`; benchmarks only).
-    package var passTimes: (@Sendable (_ pass: String, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
+    package var passTimes: (@Sendable (_ pass: PassName, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
-    /// A frame's order. The first three run on every frame (`mandatoryFramePasses`): zbar on
-    /// the frame, the grid sampler on its unlined view, the negated threshold. From
-    /// `bench/camera --matrix tune --every-line` (every pass alone on the tune half's frames,
-    /// greedy by new decodes per millisecond: plain 108 of 128, then grid-unlined +10 in
-    /// 12 ms, normalized +10 in 26 ms): a screen's pixel rows and sub-pixel stripes leave light
-    /// lines between its dark modules that the unlined view takes out (`GrayImage.unlined`).
-    /// The negated threshold third, which on the tune half of the dark-mode screens
-    /// (`bench/camera --matrix tune --dark`) read 100 of 144 frames alone, in 13 ms. Then local
-    /// normalisation (a refresh band and moiré leave the contrast uneven), and the photo
-    /// pipeline's order as it was before issue 29's fourteenth round (the adaptive threshold
-    /// before the grid sampler). Every pass but `grid-unlined-inv` (`framelessPasses`).
-    /// On a 1280×720 frame the three mandatory passes alone fill the budget: in the order
-    /// before this one (normalisation second, the unlined view not at all) a screen clip of
-    /// the check half read 2 s after its first frame a photo's pipeline reads (bench/RESULTS.md,
-    /// "twentieth round").
-    package static let framePasses = [
-        "plain", "grid-unlined", "adaptive-inv", "normalized", "adaptive", "grid", "inverted", "up2", "sharpened-inv",
-        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "regions-bin",
-    ]
-
-    /// The pass a frame is not scanned with: the grid sampler on the negated unlined view, a
-    /// photo's last. On the tune half of the dark-mode screens it read no frame that the
-    /// negated grid sampler and threshold did not (`bench/camera --matrix tune --dark`).
-    package static let framelessPasses: Set<String> = ["grid-unlined-inv"]
-
-    /// Every second frame's order (by the count of frames scanned): after the same three, the
-    /// light-on-dark passes first, then normalisation. A dark-mode screen whose first readable
-    /// frames only the negated grid sampler reads (~36 ms alone) had it start past the budget
-    /// in the frame order; moved up that order it pushed back `inverted` and the dark grid
-    /// sampler, which other codes need. Alternating, each waits at most a frame more than in
-    /// its best order: the dark clips' worst first-readable-to-decode 0.56 → 0.17 s, the rest
-    /// as before (bench/RESULTS.md, "seventh round"; this order alone read fewer tilted codes
-    /// on paper).
-    package static let lightFirstFramePasses = [
-        "plain", "grid-unlined", "adaptive-inv", "grid-inv", "inverted", "sharpened-inv", "normalized", "adaptive", "grid",
-        "up2", "grid-fine", "up3", "grid-fine-inv", "regions-bin",
-    ]
-
-    /// The first three of `framePasses` run on every frame, whatever the budget and the
-    /// evidence say (a photo's first two). The negated threshold sixth came past a 1280×720
-    /// frame's budget, and third but gated it waited for the search for light-on-dark finder
-    /// patterns: dark-mode screen clips read a second or two late, or at their end.
-    package static let mandatoryFramePasses = 3
-
-    /// The default budget. A frame with a code that does not read takes about the whole
-    /// budget or a little more (bench/camera, a code in view never accepted: 46 ms a frame at
-    /// 640×480, 55 at 1280×720), so the budget sets the worst case's frames a second (at 60 ms
-    /// 16-19 a second at 640×480, too near the goal of 15). At 45 ms the tune half of the
-    /// screen clips read as at 60 (11 of 11, the same first-readable-to-decode times) and the
-    /// check half lost nothing (bench/RESULTS.md).
+    /// The default budget. A frame whose code does not read takes about the whole budget, so
+    /// it sets the worst case's frames a second (docs/scanner.md, "Scanning from a camera").
     package static let defaultFrameBudget: Duration = .milliseconds(45)
 
-    /// How one frame is scanned: `passes` in order within `frameBudget` (in the frame order,
-    /// its first `mandatoryFramePasses` whatever the budget), zbar on every line when
-    /// `everyLine` (also what `lomme-bench --frame` runs on a frame saved as a picture).
+    /// How one frame is scanned: `plan` within `frameBudget` (its first `mandatory` passes
+    /// whatever the budget), zbar on every line when `everyLine` (also what
+    /// `lomme-bench --frame` runs on a frame saved as a picture).
     package var frameScan: ScanOptions { frameScan(0) }
 
-    /// How the frame scanned `index`th (from 0) is scanned: `alternatePasses` for odd ones.
+    /// How the frame scanned `index`th (from 0) is scanned: `alternatePlan` for odd ones.
     package func frameScan(_ index: Int) -> ScanOptions {
-        let order = index % 2 == 1 ? alternatePasses ?? passes : passes
-        var options = (try? ScanOptions(deadline: frameBudget, passes: order)) ?? ScanOptions(deadline: frameBudget)
+        let chosen = index % 2 == 1 ? alternatePlan ?? plan : plan
+        var options = chosen.map { ScanOptions(deadline: frameBudget, plan: $0) } ?? ScanOptions(deadline: frameBudget)
         options.clock = clock.scanClock
         options.everyLine = everyLine
         options.passTimes = passTimes
-        if order == Self.framePasses || order == Self.lightFirstFramePasses { options.mandatory = Self.mandatoryFramePasses }
         return options
     }
 

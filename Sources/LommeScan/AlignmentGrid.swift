@@ -1,10 +1,7 @@
 import LommeImages
 
-/// A map for a code of version 7 or more, which holds a grid of alignment patterns (every
-/// 16–28 modules) rather than one: each pattern is found where its found neighbours put
-/// it, and each cell between four of them gets its own perspective map. A code on a bent
-/// surface (a curved screen, a page not lying flat) is close to flat within a cell though
-/// not across the code. After zxing-cpp's `SampleQR`.
+/// A map for a code of version 7 or more, which holds a grid of alignment patterns (every 16–28
+/// modules) rather than one.
 struct AlignmentGrid {
     /// The module coordinates of the grid's rows and columns (the patterns' centres).
     let lines: [Double]
@@ -13,15 +10,12 @@ struct AlignmentGrid {
 
     // MARK: Tuning
 
-    /// Each pattern is searched this many modules round where its neighbours put it: a bend
-    /// moves a pattern a module or two from where the flat map would.
+    /// Each pattern is searched this many modules round where its neighbours put it.
     static let searchRadius = 4.0
-    /// At least this share of the alignment patterns must be found: with fewer, the cells
-    /// are mostly the flat map again, which has been tried.
+    /// At least this share of the alignment patterns must be found.
     static let leastFoundShare = 0.5
 
-    /// Where module coordinates `(u, v)` are in the picture: through the map of the cell
-    /// they fall in (the outer cells reach to the code's edges).
+    /// Where module coordinates `(u, v)` are in the picture.
     @inline(__always)
     func point(_ u: Double, _ v: Double) -> (x: Double, y: Double) {
         cells[cell(v) * (lines.count - 1) + cell(u)].map(u, v)
@@ -34,16 +28,14 @@ struct AlignmentGrid {
         return i
     }
 
-    /// The grid for a `dimension`-module code that `map` roughly places in `image`; nil for
-    /// codes under version 7, or when too few patterns are found.
+    /// The grid for a `dimension`-module code that `map` roughly places in `image`.
     static func located(in image: GrayImage, map: Homography, dimension: Int) -> AlignmentGrid? {
         guard dimension >= QRGeometry.smallestGriddedSide else { return nil }
         let centres = QRGeometry.alignmentCentres(dimension: dimension)
         guard centres.count >= 2 else { return nil }
         let n = centres.count - 1, lines = centres.map { Double($0) + 0.5 }
         var at = [(x: Double, y: Double)?](repeating: nil, count: (n + 1) * (n + 1))
-        // Three corners of the grid are in the finder patterns (no alignment pattern there):
-        // the map, pinned at the finders' centres, is right there.
+        // Three corners of the grid are in the finder patterns (no alignment pattern there).
         let d = Double(dimension), c = QRGeometry.finderCentre
         for (x, y) in [(0, 0), (n, 0), (0, n)] { at[y * (n + 1) + x] = map.map(lines[x], lines[y]) }
         func projected(_ x: Int, _ y: Int) -> (x: Double, y: Double) { at[y * (n + 1) + x] ?? map.map(lines[x], lines[y]) }
@@ -53,9 +45,7 @@ struct AlignmentGrid {
             return AlignmentSearch.locate(in: image, near: p, across: (right.x - here.x, right.y - here.y),
                                           down: (below.x - here.x, below.y - here.y), radius: searchRadius)
         }
-        // Row by row from the top-left: each pattern where its left, upper and upper-left
-        // neighbours put it (completing their parallelogram); on the top row and left column,
-        // where the map does.
+        // Row by row from the top-left.
         for y in 0...n {
             for x in 0...n where at[y * (n + 1) + x] == nil {
                 let guess: (x: Double, y: Double)
@@ -119,8 +109,7 @@ struct AlignmentGrid {
         return out
     }
 
-    /// Where the line through `a1` and `a2` crosses the one through `b1` and `b2`; nil when
-    /// they are (nearly) parallel.
+    /// Where the line through `a1` and `a2` crosses the one through `b1` and `b2`.
     static func intersection(_ a1: (x: Double, y: Double), _ a2: (x: Double, y: Double),
                              _ b1: (x: Double, y: Double), _ b2: (x: Double, y: Double)) -> (x: Double, y: Double)? {
         let r = (x: a2.x - a1.x, y: a2.y - a1.y), s = (x: b2.x - b1.x, y: b2.y - b1.y)

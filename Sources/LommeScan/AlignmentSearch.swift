@@ -1,8 +1,7 @@
 import LommeImages
 
-/// Finding a code's bottom-right alignment pattern (a dark module in a light ring in a
-/// dark ring, 5×5 modules, centred 6.5 modules in from the bottom-right corner in
-/// versions 2 and up): the fourth point a perspective map needs besides the three finders.
+/// Finding a code's bottom-right alignment pattern (a dark module in a light ring in a dark ring,
+/// 5×5 modules, centred 6.5 modules in from the bottom-right corner in versions 2 and up).
 enum AlignmentSearch {
     // MARK: Tuning
 
@@ -28,8 +27,7 @@ enum AlignmentSearch {
     }()
 
     /// The picture position of the alignment pattern whose centre `map` puts near module
-    /// coordinates `(u, v)`, searched within `radius` modules; nil when nothing there looks
-    /// enough like one (correlation with the template below `minimumCorrelation`).
+    /// coordinates `(u, v)`, searched within `radius` modules.
     static func locate(in image: GrayImage, map: Homography, u: Double, v: Double, radius: Double) -> (x: Double, y: Double)? {
         let centre = map.map(u, v)
         let right = map.map(u + 1, v), down = map.map(u, v + 1)
@@ -83,9 +81,7 @@ enum AlignmentSearch {
             }
         }
         guard let seed else { return nil }
-        // The middle of the plateau round it: the template's 25 points sample the same modules
-        // for any shift under half a module, so the best score holds over about a module's
-        // width and its first position is no nearer the centre than its last.
+        // The middle of the plateau round it.
         var plateau = [seed], seen = Set([seed]), next = 0
         while next < plateau.count {
             let index = plateau[next], i = index % side, j = index / side

@@ -1,8 +1,6 @@
 import LommeImages
 
-/// Black-and-white versions of a picture. zbar finds finder patterns by edges along
-/// scan lines; a clean two-level picture survives blur, glare and uneven light that
-/// defeat its own edge detector.
+/// Black-and-white versions of a picture. zbar finds finder patterns by edges along scan lines.
 extension GrayImage {
     // MARK: Tuning
 
@@ -42,9 +40,7 @@ extension GrayImage {
     /// Global Otsu binarisation: good for even light, fast.
     func otsuBinarized() -> GrayImage { thresholded(at: otsuThreshold()) }
 
-    /// Adaptive mean binarisation: black where a pixel is darker than the mean of the
-    /// window around it less `offset`. Copes with uneven light; flat areas whose
-    /// window holds no contrast go white, so noise in blank areas does not make specks.
+    /// Adaptive mean binarisation.
     func adaptiveBinarized(radius: Int, offset: Int = adaptiveOffset, minContrast: Int = flatContrast) -> GrayImage {
         GrayImage(width: width, height: height,
                   pixels: LocalStats.thresholded(self, radius: radius, offset: offset, minContrast: minContrast))

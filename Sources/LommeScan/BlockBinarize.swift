@@ -4,23 +4,12 @@ import LommeImages
 enum BlockThreshold: Sendable {
     /// The mean of the blocks' levels (zxing's HybridBinarizer).
     case mean
-    /// Halfway between the darkest and the lightest pixel of the 25 blocks, or nothing dark
-    /// where they differ by less than `GrayImage.blockContrast`. Where a light code glows on
-    /// a dark screen, its finders' one-module rings are grey and the mean of the blocks round
-    /// a finder, negated, is pulled up by the flat surround towards the light ring's level:
-    /// the light ring thins to a pixel and fails the finder test, while halfway between the
-    /// finder's centre and its surround keeps it a module wide (`g-dark/58`: ring 230, dark
-    /// ring 178, centre 160, surround 246 — mean 225, midrange 203).
+    /// Halfway between the darkest and the lightest pixel of the 25 blocks, or nothing dark where
+    /// they differ by less than `GrayImage.blockContrast`.
     case midrange
 }
 
-/// A two-level picture made block by block, cheap enough for a whole 12 MP photo: the
-/// picture cut into 8×8 blocks, each block's level the mean of its pixels (or, with too
-/// little contrast to hold an edge, a level below its darkest pixel so that it stays light
-/// unless its neighbours are darker), and every pixel compared with the mean of the levels
-/// of the 5×5 blocks around its own. The scheme of zxing's HybridBinarizer: one pass over
-/// the pixels for the statistics, one for the threshold, and memory for one block grid.
-/// (`BlockThreshold.midrange` compares with the blocks' extremes instead.)
+/// A two-level picture made block by block, cheap enough for a whole 12 MP photo.
 extension GrayImage {
     // MARK: Tuning
 

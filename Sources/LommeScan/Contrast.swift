@@ -23,9 +23,7 @@ extension GrayImage {
         return GrayImage(width: width, height: height, pixels: output)
     }
 
-    /// Local contrast normalisation: each pixel as its distance from the window's mean in
-    /// units of the window's spread. Evens out shadows and glare while keeping the grey
-    /// ramps that zbar's edge detector likes better than hard steps.
+    /// Local contrast normalisation.
     func locallyNormalized(radius: Int) -> GrayImage {
         let stats = LocalStats(self, radius: radius)
         let mean = stats.mean, deviation = stats.deviation

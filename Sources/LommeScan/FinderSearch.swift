@@ -1,8 +1,6 @@
 import LommeImages
 
-/// Finding where a code probably is, so that a crop of it can be scanned again at a
-/// better scale: QR finder patterns (the three nested squares, a 1:1:3:1:1 run of
-/// dark and light along any line through their centre) in a two-level picture.
+/// Finding where a code probably is, so that a crop of it can be scanned again at a better scale.
 struct FinderPattern: Equatable {
     var x: Double
     var y: Double
@@ -10,9 +8,8 @@ struct FinderPattern: Equatable {
     var module: Double
     /// How many scan lines confirmed it.
     var hits: Int
-    /// The narrower of its module widths along the row and down the column (averaged over
-    /// its sightings), when known: a code on terminal cells twice as tall as wide has a
-    /// `module` half as wide again as its narrow side.
+    /// The narrower of its module widths along the row and down the column (averaged over its
+    /// sightings), when known.
     var narrowModule: Double? = nil
 
     /// `narrowModule`, or `module` when that is not known.
@@ -24,19 +21,16 @@ enum FinderSearch {
 
     /// Dark pixels of the two-level pictures searched (0 and 255) are below this.
     static let darkBelow: UInt8 = 128
-    /// How far each outer run (1 of 1:1:3:1:1) may be from one module, in modules: blur
-    /// and the binarisation's window widen or narrow runs by up to a pixel or two.
+    /// How far each outer run (1 of 1:1:3:1:1) may be from one module, in modules.
     static let runTolerance = 0.7
-    /// The centre run's tolerance, as a share of three times `runTolerance`: tighter, since
-    /// a three-module centre is what tells a finder from look-alikes in the data area.
+    /// The centre run's tolerance, as a share of three times `runTolerance`.
     static let centreTolerance = 0.8
     /// The column cross-check follows each run up to this many expected modules (plus
     /// `crossCheckSlack` pixels) before giving up: a finder's runs are one module, its
     /// centre three; longer runs belong to something else.
     static let crossCheckReach = 5.0
     static let crossCheckSlack = 2
-    /// The module down the column may be this factor wider or narrower than along the row:
-    /// perspective, and terminal cells taller than wide.
+    /// The module down the column may be this factor wider or narrower than along the row.
     static let crossCheckScale = 1.6
     /// The fine search's: a small code turned 40-60° away in a 12 MP photo has finders two
     /// or three times wider than tall (in the working view that much lets in look-alikes
@@ -51,27 +45,20 @@ enum FinderSearch {
     static let minimumSightings = 2
     static let sightingsPerModule = 0.5
 
-    /// Finder patterns in `image`, which should be binarised (0 and 255), whose module down
-    /// the column is within `scale` of the one along the row; light on dark ones when
-    /// `inverted` (as in the negated picture, without making it).
+    /// Finder patterns in `image`, which should be binarised (0 and 255), whose module down the
+    /// column is within `scale` of the one along the row.
     static func patterns(in image: GrayImage, scale: Double = crossCheckScale, inverted: Bool = false) -> [FinderPattern] {
         let both = patternsByPolarity(in: image, scale: scale)
         return inverted ? both.light : both.dark
     }
 
-    /// Dark on light and light on dark finder patterns in `image`, found in one pass over its
-    /// rows: the same runs serve both, a pattern's five runs ending in a dark run for the one
-    /// and in a light run for the other.
+    /// Dark on light and light on dark finder patterns in `image`, found in one pass over its rows.
     static func patternsByPolarity(in image: GrayImage, scale: Double = crossCheckScale)
         -> (dark: [FinderPattern], light: [FinderPattern]) {
         patternsByPolarity(in: image, scales: [scale])[0]
     }
 
-    /// The same at several cross-check scales in one pass over the rows: each sighting counts
-    /// for every scale whose bound its column module keeps within. One list pair per scale.
-    /// With a `rowStep` over 1 only every `rowStep`-th row is searched (a pattern's `hits`
-    /// then count the rows searched, about 1/`rowStep` of those crossing it), and a pattern
-    /// needs only `minimumSightings` of them.
+    /// The same at several cross-check scales in one pass over the rows.
     static func patternsByPolarity(in image: GrayImage, scales: [Double], rowStep: Int = 1)
         -> [(dark: [FinderPattern], light: [FinderPattern])] {
         let w = image.width, h = image.height
@@ -85,8 +72,7 @@ enum FinderSearch {
             let raw = UnsafeRawPointer(base)
             for y in stride(from: 0, to: h, by: max(1, rowStep)) {
                 let row = y * w
-                // The row as runs of one level; r0…r4 are the last five runs' lengths and
-                // `s2` where the middle one of them began.
+                // The row as runs of one level.
                 var r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0
                 var s2 = 0, s3 = 0, s4 = 0
                 var runs = 0
@@ -94,9 +80,7 @@ enum FinderSearch {
                 while x < w {
                     let isDark = px[row + x] < darkBelow
                     var end = x + 1
-                    // Eight pixels at a time (with `darkBelow` 128, dark is a clear top bit):
-                    // the first pixel of the other level is the lowest set top bit of the
-                    // eight, flipped for a light run; then one at a time near the row's end.
+                    // Eight pixels at a time (with `darkBelow` 128, dark is a clear top bit).
                     let same: UInt64 = isDark ? 0 : 0x8080_8080_8080_8080
                     while end &+ 8 <= w {
                         let other = (raw.loadUnaligned(fromByteOffset: row &+ end, as: UInt64.self) & 0x8080_8080_8080_8080) ^ same
@@ -128,11 +112,8 @@ enum FinderSearch {
                 }
             }
         }
-        // An upright finder's 3-module centre is crossed by about 3·module scan lines, but one
-        // turned 30-45° only by the few rows near its exact centre (its runs keep the ratio
-        // there alone); asking for 1.5·module sightings lost codes turned that far.
-        // Look-alikes in the data area are confirmed by fewer still, and triples are ranked
-        // by sightings.
+        // A finder turned 30-45° keeps the run ratio only on the few rows near its centre:
+        // half a module's worth of sightings; triples are ranked by sightings.
         func confirmed(_ found: Sightings) -> [FinderPattern] {
             let perModule = rowStep > 1 ? 0 : sightingsPerModule
             return found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * perModule)) }.sorted { $0.hits > $1.hits }
@@ -140,19 +121,15 @@ enum FinderSearch {
         return zip(dark, light).map { (confirmed($0), confirmed($1)) }
     }
 
-    /// Whether five run lengths may pass `ratioModule`, in whole numbers (the row search
-    /// asks this of every run, and most fail it): each outer run within `runTolerance` of a
-    /// seventh of the total, the centre within its tolerance of three sevenths. Never
-    /// stricter than `ratioModule`: a run length it refuses misses that bound by at least a
-    /// seventieth of a pixel, far more than the floating-point test's rounding.
+    /// Whether five run lengths may pass `ratioModule`, in whole numbers (the row search asks this
+    /// of every run, and most fail it).
     @inline(__always)
     static func mayBeFinder(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) -> Bool {
         assert(runTolerance == 0.7 && centreTolerance == 0.8, "the whole-number bounds below are these tolerances")
         let total = r0 &+ r1 &+ r2 &+ r3 &+ r4
         guard total >= QRGeometry.finderSide else { return false }
         let outer = 7 &* total
-        // `magnitude` rather than `abs`: no overflow trap to test for (the runs are a row's
-        // pixels, far from overflowing), which this loop, asked of every run, pays for.
+        // `magnitude` rather than `abs`.
         @inline(__always) func near(_ r: Int) -> Bool { 10 &* (7 &* r &- total).magnitude <= UInt(bitPattern: outer) }
         return near(r0) && near(r1) && near(r3) && near(r4)
             && 100 &* (7 &* r2 &- 3 &* total).magnitude <= UInt(bitPattern: 168 &* total)
@@ -187,7 +164,6 @@ enum FinderSearch {
         let limit = Int(expected * crossCheckReach) + crossCheckSlack
         var r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0
         // Wrapping arithmetic: the counts are bounded by the picture's height.
-        // Upwards: centre dark, light, dark.
         var yy = y
         while yy >= 0 && dark(yy) { r2 &+= 1; yy &-= 1 }
         while yy >= 0 && !dark(yy) && r1 <= limit { r1 &+= 1; yy &-= 1 }
@@ -204,9 +180,8 @@ enum FinderSearch {
 
 }
 
-/// The finder patterns seen so far, each sighting merged into a pattern at the same place
-/// and scale, found through a coarse grid of cells: a textured 12 MP photo can hold
-/// thousands of look-alikes, and comparing each sighting with all of them took seconds.
+/// The finder patterns seen so far, each sighting merged into a pattern at the same place and
+/// scale, found through a coarse grid of cells.
 struct Sightings {
     private(set) var patterns: [FinderPattern] = []
     /// Indices into `patterns` by cell.

@@ -1,9 +1,7 @@
 import Glibc
 import LommeImages
 
-/// Where a code probably is, from three of its finder patterns: which one is the top-left
-/// corner, which the top-right and bottom-left (so the code's orientation), and how many
-/// modules wide it probably is. The input of the grid sampler.
+/// Where a code probably is, from three of its finder patterns.
 struct FinderTriple {
     var topLeft: (x: Double, y: Double)
     var topRight: (x: Double, y: Double)
@@ -14,14 +12,12 @@ struct FinderTriple {
     var moduleDown: Double
     /// The code's side in modules counted along its timing patterns, when they could be read.
     var timingDimension: Int? = nil
-    /// Each finder's own module width (top-left, top-right, bottom-left), when known: under
-    /// perspective the nearer corner's modules are wider.
+    /// Each finder's own module width (top-left, top-right, bottom-left), when known.
     var finderModules: [Double]? = nil
 
     // MARK: Tuning: the perspective the finders' module widths suggest
 
-    /// A module's width goes as w^-1.5 with the map's denominator w: a width ratio to this
-    /// power is the ratio of denominators.
+    /// A module's width goes as w^-1.5 with the map's denominator w.
     static let widthPower = 2.0 / 3
     /// Denominator ratios within this of 1 are no perspective worth a map of its own.
     static let leastPerspective = 0.05
@@ -43,12 +39,7 @@ struct FinderTriple {
     /// A dark run of fewer samples (under half a module) is a speck, not a timing module.
     static let shortestTimingRun = 2
 
-    /// The perspective map the three finders' module widths suggest, for a `dimension`-module
-    /// code: a plane seen in perspective has a map (s, t) → (P·s + Q·t + R) / (1 + g·s + h·t),
-    /// and a module's width goes as w^-1.5 with the denominator w (1/w along the turning
-    /// axis, 1/w² across it), so the widths' ratios give g and h, the three centres P, Q, R,
-    /// and together the fourth corner the finders cannot show. Nil when the widths hardly
-    /// differ (the parallelogram is as good) or disagree beyond a plausible view.
+    /// The perspective map the three finders' module widths suggest, for a `dimension`-module code.
     func perspectiveMap(dimension: Int) -> Homography? {
         guard let m = finderModules, m.count == QRGeometry.finders, m.allSatisfy({ $0 > 0 }) else { return nil }
         let right = pow(m[0] / m[1], Self.widthPower), down = pow(m[0] / m[2], Self.widthPower)
@@ -161,41 +152,26 @@ extension FinderSearch {
 
     /// The best-sighted patterns tried (84 triples at most).
     static let tripleCandidates = 9
-    /// The three finders' module sizes within this factor of each other: perspective makes
-    /// the nearer finder larger.
+    /// The three finders' module sizes within this factor of each other.
     static let tripleModuleRatio = 2.2
-    /// The two legs' lengths within this factor: perspective makes the nearer leg longer, and
-    /// terminal cells twice as tall as wide make the leg down twice the leg across, and more
-    /// when seen a little from the side (`e-easy/108`, tune half: 2.35). It was 2.2, as for
-    /// the modules; at 2.6 four check-half photos of the fresh sets read too, none lost.
+    /// The two legs' lengths within this factor.
     static let tripleLegRatio = 2.6
-    /// The legs' angle: a cosine up to this (about 41° to 139°), perspective bends the right
-    /// angle. A big code seen from low down meets at up to 131° (`tilted/04`; 0.6, 53° to
-    /// 127°, read 6 of that set, 0.7 8, this 9; the other sets the same, the work on
-    /// photos without a code 1-2 % more).
+    /// The legs' angle: a cosine up to this (about 41° to 139°), perspective bends the right angle.
     static let tripleCosine = 0.75
-    /// The shorter leg at least this many modules: version 1's finder centres are 14 apart,
-    /// and foreshortening and module widths measured on blurred runs take off up to a third.
+    /// The shorter leg at least this many modules.
     static let shortestLeg = 10.0
     /// The longer leg at most this many: version 40's are 170 apart.
     static let longestLeg = 180.0
     /// How much a skewed angle costs a triple's score against its sightings.
     static let anglePenalty = 3.0
-    /// Triples handed to the grid sampler, best first. A code turned steeply away meets at an
-    /// angle far from square and scores below look-alike triples in its own data (steep/19
-    /// ranked past 6th); the corner gate makes a triple of look-alikes cost one small sample
-    /// per size (10 rather than 6: steep 10 → 11 read and 14 % less work, the corpus with
-    /// every pass run 6 % more).
+    /// Triples handed to the grid sampler, best first.
     static let maximumTriples = 10
     /// Module widths along a leg: the finder's runs must end within this share of the leg
     /// (beyond, they would be the other finder's), sampled every `moduleAlongStep` pixels.
     static let moduleAlongReach = 0.8
     static let moduleAlongStep = 0.5
 
-    /// Triples of finder patterns that can be the corners of one code, the most plausible
-    /// first: similar module sizes, two legs of similar length meeting at a roughly right
-    /// angle (perspective bends both), at least 10 modules apart (`shortestLeg`). `binary`
-    /// is the two-level picture they were found in, used to measure module widths along each leg.
+    /// Triples of finder patterns that can be the corners of one code, the most plausible first.
     static func triples(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage? = nil) -> [FinderTriple] {
         let candidates = Array(patterns.prefix(tripleCandidates))
         var scored: [([(corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)], Double)] = []
@@ -205,8 +181,7 @@ extension FinderSearch {
                     let p = [candidates[i], candidates[j], candidates[k]]
                     let choices = cornerChoices(p)
                     guard let first = choices.first else { continue }
-                    // Scored by the likelier corner; the other choice of the same three
-                    // patterns is tried right after it.
+                    // Scored by the likelier corner.
                     let modules = p.map(\.module)
                     let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(first.cosine) * anglePenalty) / first.ratio
                         / (modules.max()! / modules.min()!)
@@ -221,8 +196,7 @@ extension FinderSearch {
         }
     }
 
-    /// The triple with `a` at the top-left corner: module widths measured along its legs,
-    /// and its timing patterns counted in `grey` when given.
+    /// The triple with `a` at the top-left corner.
     static func triple(corner a: FinderPattern, _ b: FinderPattern, _ c: FinderPattern,
                        in binary: GrayImage, grey: GrayImage?) -> FinderTriple {
         // In picture coordinates (y down) top-right × bottom-left turns clockwise.
@@ -251,10 +225,7 @@ extension FinderSearch {
 
     private static func pt(_ p: FinderPattern) -> (x: Double, y: Double) { (p.x, p.y) }
 
-    /// A side this much longer than the next is the diagonal for sure; within it, seen
-    /// steeply, foreshortening can make a leg longer than the diagonal (`tilted-b/05`: its
-    /// near leg 523 pixels, the diagonal 509), and the corner opposite the second-longest side
-    /// is tried too.
+    /// A side this much longer than the next is the diagonal for sure.
     static let sureDiagonal = 1.1
 
     /// `corners` at the corner opposite the longest side (the diagonal), and at the one
@@ -287,8 +258,7 @@ extension FinderSearch {
     }
 
 
-    /// The module width along the line from a finder's centre toward `target`: the
-    /// dark-light-dark runs either way of the centre span seven modules.
+    /// The module width along the line from a finder's centre toward `target`.
     static func moduleAlong(_ binary: GrayImage, from centre: (x: Double, y: Double),
                             toward target: (x: Double, y: Double)) -> Double? {
         let length = distance(centre, target)

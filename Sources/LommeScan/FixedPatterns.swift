@@ -1,9 +1,6 @@
 import LommeImages
 
-/// How much a sampled module grid looks like a QR code: the share of the modules the
-/// standard fixes round its three corners (the finder patterns and their separators) that
-/// came out as fixed. A grid sampled through look-alikes in a picture with no code agrees
-/// about as well as chance (a half); a real code's, even bent or blurred, nearly all.
+/// How much a sampled module grid looks like a QR code.
 enum FixedPatterns {
     /// Dark modules of a two-level module grid are below this.
     static let darkBelow: UInt8 = 128
@@ -18,9 +15,8 @@ enum FixedPatterns {
     /// The modules each finder's corner block holds: the finder and its separator.
     static let cornerModules = (QRGeometry.finderSide + 1) * (QRGeometry.finderSide + 1)
 
-    /// How many of the `cornerModules` of one corner block (a square block of the code as
-    /// the code has it at `corner`, `GridSampler.cornerGrid`) agree; nil for a block too
-    /// small to hold them.
+    /// How many of the `cornerModules` of one corner block (a square block of the code as the code
+    /// has it at `corner`, `GridSampler.cornerGrid`) agree; nil for a block too small to hold them.
     static func agreeing(_ block: GrayImage, at corner: QRGeometry.FinderCorner) -> Int? {
         guard block.width == block.height, block.width > QRGeometry.finderSide else { return nil }
         let far = block.width - 1

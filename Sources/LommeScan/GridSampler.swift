@@ -1,9 +1,7 @@
 import LommeImages
 
-/// Reading a code module by module through a perspective map and drawing it again
-/// clean, square, 3 pixels a module with a quiet zone, for zbar to decode: a photo taken
-/// at an angle, blurred or unevenly lit becomes a picture zbar reads easily, and the
-/// code's error correction absorbs the modules sampled wrong.
+/// Reading a code module by module through a perspective map and drawing it again clean, square, 3
+/// pixels a module with a quiet zone, for zbar to decode.
 enum GridSampler {
     // MARK: Tuning
 
@@ -14,8 +12,7 @@ enum GridSampler {
     static let gridWindow = 4
     /// Pixels a module in the redrawn code: zbar reads 3-pixel modules reliably and fast.
     static let renderScale = 3
-    /// The alignment pattern is searched this many modules round where it should be: an
-    /// eighth of the code's side, within these bounds.
+    /// The alignment pattern is searched this many modules round where it should be.
     static let alignmentSearchShare = 8.0
     static let smallestAlignmentSearch = 4.0
     static let largestAlignmentSearch = 8.0
@@ -30,23 +27,10 @@ enum GridSampler {
     /// a `localGrid` depends on: the finder's 8×8 block and the grid window beyond it.
     static let cornerReach = QRGeometry.finderSide + 1 + gridWindow
 
-    /// The finder corner `corner` of a `dimension`-module code that `map` places in
-    /// `image`, `cornerReach` modules square as the code has it, each module's grey read at
-    /// its centre, thresholded as `localGrid` thresholds a whole sample: wherever
-    /// `FixedPatterns.agreeing` looks (the corner's 8×8 block) the same modules as the whole
-    /// code sampled at its modules' centres, since the threshold's window reaches
-    /// `gridWindow` modules beyond the block and the code's own edge is the corner's edge. A
-    /// fraction of the work (three 12×12 blocks of a version 10 code's 57×57), and most
-    /// sizes tried fail the size test and are never sampled whole (`GridPass.cornerAgreement`,
-    /// which takes the corners one at a time and stops once the rest could not change its
-    /// verdict).
-    ///
-    /// One point a module (its centre, interpolated between four pixels), where `sample`
-    /// takes the mean of nine for the grid handed to zbar: the size test only asks whether
-    /// the corners look like finder patterns, and on the bench the centres said the same as
-    /// the means of nine — the same pictures read on every set and half, the fresh sets and
-    /// the clip frames — at a ninth of the samples (an unread `tilted` photo samples 400-1000
-    /// corner blocks: a tenth of its CPU time, `tilted` 5 % sooner, `tilted-b` 8-10 %).
+    /// The finder corner `corner` of a `dimension`-module code that `map` places in `image`,
+    /// `cornerReach` modules square, each module read at its centre and thresholded as
+    /// `localGrid` thresholds a whole sample: where `FixedPatterns.agreeing` looks, the same
+    /// modules as the whole code sampled, at a fraction of the work (the size test's sample).
     static func cornerGrid(_ image: GrayImage, map: Homography, dimension: Int, _ corner: QRGeometry.FinderCorner) -> GrayImage {
         let reach = min(cornerReach, dimension), far = dimension - reach
         let (top, left) = switch corner {
@@ -99,10 +83,7 @@ enum GridSampler {
         return sum / Double(sampleOffsets.count * sampleOffsets.count)
     }
 
-    /// A module's mean grey as a byte: clamped to 0…255 and rounded half away from zero, as
-    /// `rounded()` does; but that is a call into libm for every module (7 % of the size test's
-    /// time). The part after the point of a non-negative number is exact, so it is compared
-    /// with a half as `rounded()` would.
+    /// A module's mean grey as a byte.
     @inline(__always)
     static func grey(_ mean: Double) -> UInt8 {
         let clamped = max(0, min(255, mean)), whole = Int(clamped)
@@ -114,8 +95,7 @@ enum GridSampler {
         image.pixels.withUnsafeBufferPointer { module($0, image.width, image.height, row: row, column: column, point: point) }
     }
 
-    /// Two-level module grids from sampled values: against the mean of the modules around
-    /// each (uneven light), and against one Otsu level for the whole code.
+    /// Two-level module grids from sampled values.
     static func binarizations(_ values: GrayImage) -> [GrayImage] {
         [localGrid(values), values.otsuBinarized()]
     }
@@ -152,10 +132,7 @@ enum GridSampler {
         return top * (1 - ay) + bottom * ay
     }
 
-    /// The first guess at the map for a `dimension`-module code whose finder centres are
-    /// `triple`: through the fourth corner the finders' module widths suggest when they show
-    /// perspective, else the corner that completes the parallelogram. Nil when the three
-    /// centres are (nearly) on one line.
+    /// The first guess at the map for a `dimension`-module code whose finder centres are `triple`.
     static func guide(for triple: FinderTriple, dimension: Int) -> Homography? {
         let d = Double(dimension), c = QRGeometry.finderCentre
         let moduleCentres = [(x: c, y: c), (x: d - c, y: c), (x: c, y: d - c)]
@@ -163,9 +140,7 @@ enum GridSampler {
             ?? Homography(affineFrom: moduleCentres, to: [triple.topLeft, triple.topRight, triple.bottomLeft])
     }
 
-    /// The perspective map for a `dimension`-module code that `guide` roughly places in
-    /// `image`: through the alignment pattern when one is found near where `guide` puts it
-    /// (versions 2 and up), else `guide` itself.
+    /// The perspective map for a `dimension`-module code that `guide` roughly places in `image`.
     static func map(guided guide: Homography, for triple: FinderTriple, dimension: Int, in image: GrayImage) -> Homography {
         guard dimension >= QRGeometry.smallestAlignedSide else { return guide }
         let d = Double(dimension), c = QRGeometry.finderCentre, a = d - QRGeometry.alignmentCentre

@@ -1,8 +1,6 @@
-/// A plane-to-plane perspective map (a 3×3 matrix up to scale): how a flat square code
-/// looks in a photo taken at an angle. Maps module coordinates of a code to pixels.
+/// A plane-to-plane perspective map (a 3×3 matrix up to scale).
 struct Homography: Equatable {
-    /// Row-major, the last entry fixed at 1: nine stored numbers rather than an array, as
-    /// the samplers map every module dozens of times.
+    /// Row-major, the last entry fixed at 1.
     private let m0, m1, m2, m3, m4, m5, m6, m7: Double
     private let m8 = 1.0
 
@@ -13,8 +11,7 @@ struct Homography: Equatable {
     /// when three of the points are (nearly) on one line.
     init?(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
         guard from.count == 4, to.count == 4 else { return nil }
-        // Eight equations in the eight unknowns h0…h7 (h8 = 1):
-        // u = (h0 x + h1 y + h2) / (h6 x + h7 y + 1), v = (h3 x + h4 y + h5) / (h6 x + h7 y + 1).
+        // Eight equations in the eight unknowns h0…h7 (h8 = 1).
         var a = [[Double]]()
         for i in 0..<4 {
             let (x, y) = from[i], (u, v) = to[i]

@@ -1,10 +1,7 @@
 import LommeImages
 
-/// Means and spreads over a square window around every pixel, the common ground of
-/// adaptive binarisation, local contrast normalisation and sharpening.
-///
-/// Separable running sums in `UInt32`: O(1) per pixel whatever the window, and no
-/// overflow for radii up to 100 even for squares (255² · 201² < 2³²).
+/// Means and spreads over a square window around every pixel, the common ground of adaptive
+/// binarisation, local contrast normalisation and sharpening.
 struct LocalStats {
     /// The largest window radius: the running sums of squares overflow `UInt32` beyond it.
     static let maximumRadius = 100
@@ -14,16 +11,11 @@ struct LocalStats {
     /// Standard deviation of the window around each pixel.
     var deviation: [UInt8]
 
-    /// The deviation of a window from its mean of squares less its squared mean (both whole
-    /// grey levels, so the difference is a whole number up to 255²): the square root, whole,
-    /// at most 255. A table: a floating-point root per pixel cost 4 % of a 1 MP photo's scan.
+    /// The deviation of a window from its mean of squares less its squared mean (both whole grey
+    /// levels, so the difference is a whole number up to 255²).
     static let squareRoots: [UInt8] = (0...255 * 255).map { UInt8(min(255, Double($0).squareRoot())) }
 
-    /// Mean and deviation in one sweep down the picture: running sums of each column's
-    /// window (values and squares), added along each row. The same numbers as two separable
-    /// box sums (of values and of squares, the mean rounded, the mean of squares truncated)
-    /// without their picture-sized intermediate sums (an adaptive threshold of a 1 MP view
-    /// took a third of the time of giving up so).
+    /// Mean and deviation in one sweep down the picture.
     init(_ image: GrayImage, radius: Int) {
         var mean = [UInt8](repeating: 0, count: image.pixels.count)
         var deviation = [UInt8](repeating: 0, count: image.pixels.count)
@@ -52,9 +44,8 @@ struct LocalStats {
         return mean
     }
 
-    /// Each pixel of `image` dark (0) where it is more than `offset` below its window's mean
-    /// and the window's deviation is at least `minContrast`, else light (255): the adaptive
-    /// threshold straight from the sweep, without the picture-sized means and deviations.
+    /// Each pixel of `image` dark (0) where it is more than `offset` below its window's mean and
+    /// the window's deviation is at least `minContrast`, else light (255).
     static func thresholded(_ image: GrayImage, radius: Int, offset: Int, minContrast: Int) -> [UInt8] {
         var output = [UInt8](repeating: 255, count: image.pixels.count)
         output.withUnsafeMutableBufferPointer { out in
@@ -70,8 +61,7 @@ struct LocalStats {
         return output
     }
 
-    /// What the sweep does with each pixel's window: its rounded mean and, when `spread`,
-    /// its mean of squares (truncated) less the squared mean.
+    /// What the sweep does with each pixel's window.
     fileprivate protocol Sink {
         static var spread: Bool { get }
         mutating func put(_ index: Int, mean: UInt32, variance: Int)
@@ -116,8 +106,7 @@ struct LocalStats {
         guard w > 0, h > 0 else { return }
         let area = UInt32((2 * r + 1) * (2 * r + 1)), half = area / 2
         // n / area for any 32-bit n as the high word of n times this (Lemire, Kaser and Kurz,
-        // "Faster remainder by direct computation", 2019): a multiplication where a division
-        // per pixel, two with the spread, was most of the sweep's time.
+        // "Faster remainder by direct computation", 2019).
         let inverse = UInt64.max / UInt64(area) &+ 1
         @inline(__always) func divided(_ n: UInt32) -> UInt32 {
             UInt32(truncatingIfNeeded: inverse.multipliedFullWidth(by: UInt64(n)).high)
@@ -151,9 +140,7 @@ struct LocalStats {
                     q = q &+ squares[c]
                 }
                 let start = y * w
-                // The window slides along the row: column x + r + 1 comes in, column x - r goes
-                // out, each clamped to the picture. In three stretches, so that the long middle
-                // one, where neither is clamped, does no clamping.
+                // The window slides along the row.
                 @inline(__always) func step(_ x: Int, enter: Int, leave: Int) {
                     let m = divided(s &+ half)
                     sink.put(start &+ x, mean: m, variance: S.spread ? Int(divided(q)) &- Int(m) &* Int(m) : 0)

@@ -1,10 +1,7 @@
 import LommeImages
 
-/// Local corrections to a perspective map (or to the alignment-pattern grid's maps), for
-/// codes on bent surfaces (fabric, a curved can): a mesh of control points every few
-/// modules, each moved by the offset at which the modules around it sample most clearly
-/// dark or light (sampled across a module edge, a value is a grey in between). Offsets are
-/// in modules and interpolated between control points, so the corrected map is smooth.
+/// Local corrections to a perspective map (or to the alignment-pattern grid's maps), for codes on
+/// bent surfaces (fabric, a curved can).
 struct MeshWarp {
     let map: ModuleMap
     /// Modules between control points.
@@ -16,12 +13,10 @@ struct MeshWarp {
 
     // MARK: Tuning
 
-    /// Modules between control points: a bend shows over a few modules, and each point
-    /// needs a window of modules round it to judge clarity by.
+    /// Modules between control points.
     static let controlSpacing = 4
-    /// `fitted`: each point searches this many modules either way in `fittedSteps` steps,
-    /// nearer offsets winning ties (`fittedPull` per square module moved): a whole module
-    /// away samples just as cleanly.
+    /// `fitted`: each point searches this many modules either way in `fittedSteps` steps, nearer
+    /// offsets winning ties (`fittedPull` per square module moved).
     static let fittedReach = 0.6
     static let fittedSteps = 6
     static let fittedPull = 0.15
@@ -34,8 +29,7 @@ struct MeshWarp {
     /// Smoothing counts each point this many times against each of its four neighbours once.
     static let smoothingSelfWeight = 2.0
 
-    /// The two ways of fitting a mesh: all control points at once (`fitted`), or grown
-    /// outward from the finders (`grown`).
+    /// The two ways of fitting a mesh.
     enum Fit {
         case fitted, grown
 
@@ -61,9 +55,7 @@ struct MeshWarp {
         return map.map(u + blend(du), v + blend(dv))
     }
 
-    /// The mesh fitted to `image` for a `dimension`-module code that `map` roughly places:
-    /// each control point's offset searched within `fittedReach` modules over a window of
-    /// modules around it, then smoothed with its neighbours.
+    /// The mesh fitted to `image` for a `dimension`-module code that `map` roughly places.
     static func fitted(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
@@ -71,12 +63,7 @@ struct MeshWarp {
         var best = [Double](repeating: -1, count: side * side)
         let window = step - 1
         let stepsPerSide = fittedSteps, delta = fittedReach / Double(stepsPerSide)
-        // Every control point tries the same offsets: the whole code is sampled once per
-        // offset and each point judged from those samples (a point's window overlaps its
-        // neighbours', so sampling per point would sample most modules several times over).
-        // Offsets are taken in the same order for every point and only a strictly better
-        // score replaces the best, so the first best offset wins as if each point were
-        // searched alone.
+        // Every control point tries the same offsets.
         var samples = [Double](repeating: 0, count: dimension * dimension)
         image.pixels.withUnsafeBufferPointer { px in
             for sy in -stepsPerSide...stepsPerSide {
@@ -110,8 +97,7 @@ struct MeshWarp {
         return MeshWarp(map: map, step: step, side: side, du: smoothed(du, side), dv: smoothed(dv, side))
     }
 
-    /// `clarity` from values sampled already: the mean absolute deviation of the modules
-    /// `rows` × `columns` of a `dimension`-wide grid of samples.
+    /// `clarity` from values sampled already.
     @inline(__always)
     static func spread(_ samples: [Double], _ dimension: Int, rows: ClosedRange<Int>, columns: ClosedRange<Int>) -> Double {
         var sum = 0.0
@@ -122,9 +108,8 @@ struct MeshWarp {
         return spread / count
     }
 
-    /// How clearly the modules `rows` × `columns` sample dark or light through `map` moved
-    /// by (`ou`, `ov`) modules: the mean absolute deviation of their values (sampled across
-    /// a module edge, a value is a grey in between). `values` is scratch space.
+    /// How clearly the modules `rows` × `columns` sample dark or light through `map` moved by
+    /// (`ou`, `ov`) modules.
     @inline(__always)
     static func clarity(_ px: UnsafeBufferPointer<UInt8>, _ image: GrayImage, _ map: ModuleMap,
                         rows: ClosedRange<Int>, columns: ClosedRange<Int>, _ ou: Double, _ ov: Double,
@@ -163,11 +148,8 @@ struct MeshWarp {
 }
 
 extension MeshWarp {
-    /// The mesh grown outward from the finder patterns, for codes bent further than
-    /// `fitted` can follow: control points are fitted nearest-the-finders first, each
-    /// searching a small reach around what its fitted neighbours predict, so the offset can
-    /// drift by more than a module across the code without a point locking onto the
-    /// neighbouring module.
+    /// The mesh grown outward from the finder patterns, for codes bent further than `fitted` can
+    /// follow.
     static func grown(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1
@@ -220,8 +202,7 @@ extension MeshWarp {
     }
 }
 
-/// A map from module coordinates to the picture that a mesh corrects: one plane's, or one
-/// per cell of the alignment-pattern grid.
+/// A map from module coordinates to the picture that a mesh corrects.
 enum ModuleMap {
     case plane(Homography)
     case grid(AlignmentGrid)

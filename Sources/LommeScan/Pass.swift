@@ -1,15 +1,10 @@
 import LommeCore
 import LommeImages
 
-/// One way of preparing the picture for zbar. A pass makes one or more images from a
-/// `ScanSubject` (nothing when it does not apply, say enlarging a picture that is big
-/// already). A light-on-dark code is read from a negated image: zbar's own
-/// `ZBAR_CFG_TEST_INVERTED` would first scan the picture as it is again, doubling the cost
-/// of a pass whose dark-on-light twin has run already. A searching pass
-/// (the grid sampler) hands zbar one image at a time and uses what it finds to decide what
-/// to try next.
+/// One way of preparing the picture for zbar: images made from a `ScanSubject`, or a search
+/// (the grid sampler) that hands zbar one image at a time. Light-on-dark codes are negated here.
 struct Pass: Sendable {
-    let name: String
+    let name: PassName
     /// What the picture must show for this pass to run.
     let needs: Evidence
     /// zbar scans every `lineSpacing`-th row and column of this pass's images.
@@ -22,10 +17,9 @@ struct Pass: Sendable {
     /// (`Scanner.worker`): `run` then shares its work with every thread running it.
     let shared: Bool
 
-    /// A pass of whole views. `pixels` tells the pixels of the views it would make, where
-    /// making them costs about as much as scanning them (an enlarged view): a scan that
-    /// would not fit the budget is then not made at all.
-    init(_ name: String, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
+    /// A pass of whole views. `pixels` foretells the pixels of a view that costs as much to make
+    /// as to scan (an enlarged one), which is then not made when its scan would not fit the budget.
+    init(_ name: PassName, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
          ahead: [JobAhead] = [], pixels: (@Sendable (ScanSubject) -> Int?)? = nil,
          images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
@@ -48,7 +42,7 @@ struct Pass: Sendable {
         }
     }
 
-    init(_ name: String, needs: Evidence, ahead: [JobAhead] = [], shared: Bool = false,
+    init(_ name: PassName, needs: Evidence, ahead: [JobAhead] = [], shared: Bool = false,
          search: @escaping @Sendable (ScanSubject, Trial) -> Void) {
         self.name = name
         self.needs = needs
@@ -59,19 +53,16 @@ struct Pass: Sendable {
     }
 }
 
-/// What a pass hands its images to: zbar, reporting what it decodes, and whether the
-/// search is over (time is up, or a decode was accepted).
+/// What a pass hands its images to.
 struct Trial {
     let scanner: ZBarScanner
-    let pass: String
+    let pass: PassName
     /// zbar's scan-line spacing for this pass's images.
     var lineSpacing: Int32 = 1
     let isOver: () -> Bool
     /// Takes the decodes of one zbar scan together (a picture can hold several codes).
     let report: ([Decoded]) -> Void
-    /// Whether zbar may start on a whole view of this many pixels (on the lines it scans):
-    /// the scanner says no when what zbar's views took so far says the scan would end past
-    /// the budget (`ZBarPace`); a mandatory pass always may.
+    /// Whether zbar may start on a whole view of this many pixels (on the lines it scans).
     var mayStart: (_ pixels: Int) -> Bool = { _ in true }
     /// Told what zbar's scan of a whole view took.
     var scanned: (_ pixels: Int, _ took: Duration) -> Void = { _, _ in }
@@ -90,18 +81,6 @@ struct Trial {
 }
 
 extension Pass {
-    /// The catalogue's pass called `name`.
-    static func named(_ name: String) -> Pass? { catalogue.first { $0.name == name } }
-
-    /// The catalogue's passes called `names`, in that order.
-    static func named(_ names: [String]) throws(LommeError) -> [Pass] {
-        let known = catalogue.map(\.name).joined(separator: ", ")
-        guard !names.isEmpty else { throw .usage("no scanner pass named — name one or more of: \(known)") }
-        return try names.map { name throws(LommeError) in
-            guard let pass = named(name) else {
-                throw .usage("unknown scanner pass \"\(name)\" — the passes are: \(known)")
-            }
-            return pass
-        }
-    }
+    /// The catalogue's pass called `name` (every name has one: `PassNameTests`).
+    static func named(_ name: PassName) -> Pass? { catalogue.first { $0.name == name } }
 }

@@ -4,14 +4,12 @@ import LommeImages
 extension Pass {
     // MARK: Tuning: the views
 
-    /// Long side of the working view most passes use: zbar is fast and reliable there for
-    /// codes that fill a fair part of the photo.
+    /// Long side of the working view most passes use.
     static let workingSide = 1280
 
     // MARK: Tuning: enlarging small pictures
 
-    /// Pictures up to this long side are doubled (`up2`), up to
-    /// `tripledUpTo` tripled: a code in them has modules of a pixel or two.
+    /// Pictures up to this long side are doubled (`up2`), up to `tripledUpTo` tripled.
     static let doubledUpTo = 800
     static let tripledUpTo = 400
     /// An enlarged picture gets a light border of 1/`paddingShare` of its width, at least
@@ -22,8 +20,7 @@ extension Pass {
     // MARK: Tuning: local windows
 
     /// Window radius for local thresholds, as a share of the view's long side: 1/40 spans a
-    /// few modules of a code filling a third of the view and copes with uneven light; 1/12
-    /// keeps a finder's three-module centre dark; 1/20 between, for normalising.
+    /// few modules of a code filling a third of the view; 1/12 keeps a finder's centre dark.
     static let narrowWindow = 40
     static let wideWindow = 12
     static let middleWindow = 20
@@ -33,11 +30,7 @@ extension Pass {
 
     // MARK: Tuning: local normalisation
 
-    /// Local normalisation runs on pictures of at most a 1280×720 camera frame's pixels:
-    /// a camera's frames (a screen's refresh band and moiré leave their contrast uneven; it
-    /// is second in a frame's order) and small pictures (the `uneven` fixture). On bigger
-    /// photos, once the grid sampler ran on the unlined views too, it read nothing on any
-    /// set or half that another pass did not, and it was a tenth of `tilted`'s time.
+    /// Local normalisation runs on pictures of at most a 1280×720 camera frame's pixels.
     static let normalizedLargestPixels = 1280 * 720
 
     /// Whether `s` is small enough for local normalisation.
@@ -45,14 +38,8 @@ extension Pass {
 
     // MARK: Tuning: zbar's scan lines
 
-    /// zbar scans every second row and column of a whole picture (or a whole view of it),
-    /// which halves its work: it still reads codes of 3-pixel modules so, not codes of 2
-    /// (a clean code read by zbar at each spacing). Measured over the tuning sets and the
-    /// held-out one it read every code every line did and cut 10-25 % of the work; codes it
-    /// no longer reads from the plain view are read later by the grid sampler. The passes
-    /// for small modules keep every line: the enlarged views (`up2`, `up3`: the `tiny`
-    /// fixture is not read by `up2` at every second line), the crops round finder groups
-    /// (`regions-bin`: two corpus pictures lost) and the grid sampler's renderings.
+    /// zbar scans every second row and column of a whole picture (or a whole view of it), which
+    /// halves its work.
     static let wholePictureSpacing: Int32 = 2
 
     // MARK: Tuning: filters
@@ -64,8 +51,7 @@ extension Pass {
 
     static func working(_ s: ScanSubject) -> GrayImage? { s.view(longSide: workingSide) }
 
-    /// `image`, the version of `s` called `name`, negated once per picture: the light-on-dark
-    /// passes and every triple of the negated grid pass share it.
+    /// `image`, the version of `s` called `name`, negated once per picture.
     static func negated(_ s: ScanSubject, _ name: String, _ image: GrayImage) -> GrayImage {
         s.memo(name + "-negated") { image.inverted() } ?? image.inverted()
     }
@@ -101,55 +87,45 @@ extension Pass {
         return Int(Double(image.width + border) * factor) * Int(Double(image.height + border) * factor)
     }
 
-    /// Every pass the pipeline knows, by name. The order in which they run is `Scanner.order`.
+    /// Every pass the pipeline knows, by name. The order in which they run is a `ScanPlan`.
     static let catalogue: [Pass] = [
-        Pass("plain", needs: .none) { s in working(s).map { [$0] } ?? [] },
-        // The enlarged views need a finder pattern too: a code of one-pixel modules shows
-        // its finders to the working view's search (the `tiny` fixture), and zbar on a
-        // doubled 640×480 frame of a camera's noise was its costliest pass.
-        Pass("up2", needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 2, upTo: doubledUpTo) }) { s in
+        Pass(.plain, needs: .none) { s in working(s).map { [$0] } ?? [] },
+        // The enlarged views need a finder pattern too.
+        Pass(.up2, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 2, upTo: doubledUpTo) }) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2)]
         },
-        Pass("up3", needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 3, upTo: tripledUpTo) }) { s in
+        Pass(.up3, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 3, upTo: tripledUpTo) }) { s in
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
-        Pass("inverted", needs: .lightCode) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
-        Pass("adaptive", needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass("adaptive-inv", needs: .lightCode) { s in
+        Pass(.inverted, needs: .lightCode) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
+        Pass(.adaptive, needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
+        Pass(.adaptiveInv, needs: .lightCode) { s in
             adaptive(s, divisor: narrowWindow).map { [negated(s, "adaptive\(narrowWindow)", $0)] } ?? []
         },
-        // Dark-mode screens photographed at 1 MP: light modules glow into their dark
-        // neighbours, and blur closes the finders' centres. Sharpening opens them again.
-        Pass("sharpened-inv", needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
+        // Blurred dark-mode screens: sharpening opens the finders' centres their glow closes.
+        Pass(.sharpenedInv, needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
             sharpenedNegated(s).map { [$0] } ?? []
         },
         // The grid passes share their triples with a worker that has nothing else left
-        // (`GridPass.search`): on a photo nobody reads the dark one is often the last pass
-        // running.
-        Pass("grid", needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead, shared: true) { s, trial in
+        // (`GridPass.search`): on a photo nobody reads the dark one is often the last pass running.
+        Pass(.grid, needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead, shared: true) { s, trial in
             GridPass.search(s, trial)
         },
-        Pass("grid-inv", needs: .lightFinders, shared: true) { s, trial in GridPass.search(s, trial, inverted: true) },
-        Pass("grid-fine", needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
-        Pass("grid-fine-inv", needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
-        Pass("regions-bin", needs: .finders, lineSpacing: 1) { s in regionCrops(s) },
-        // A terminal rendering with a light line between text rows (`GrayImage.unlined`):
-        // the grid pass again on the working view with its thin light lines taken out; for
-        // light-on-dark codes, on the negated view (whose lines are then light) so taken,
-        // when light finders lead as for `sharpened-inv` (on light finders alone it also read
-        // `c-tilted/31`, and cost `tilted` 7 % more instructions: dark codes' data areas show
-        // light look-alikes).
-        Pass("grid-unlined", needs: .finders, shared: true) { s, trial in
+        Pass(.gridInv, needs: .lightFinders, shared: true) { s, trial in GridPass.search(s, trial, inverted: true) },
+        Pass(.gridFine, needs: .fineFinders) { s, trial in GridPass.searchFine(s, trial) },
+        Pass(.gridFineInv, needs: .fineLightFinders) { s, trial in GridPass.searchFine(s, trial, inverted: true) },
+        Pass(.regionsBin, needs: .finders, lineSpacing: 1) { s in regionCrops(s) },
+        // A terminal rendering with a light line between text rows (`GrayImage.unlined`).
+        Pass(.gridUnlined, needs: .finders, shared: true) { s, trial in
             unlined(s, negated: false).map { GridPass.search($0, trial) }
         },
-        Pass("grid-unlined-inv", needs: .lightFindersLead, shared: true) { s, trial in
+        Pass(.gridUnlinedInv, needs: .lightFindersLead, shared: true) { s, trial in
             unlined(s, negated: true).map { GridPass.search($0, trial) }
         },
-        // Low contrast under a dark gradient: each pixel against its window's spread. Only
-        // for pictures no bigger than a camera's frame (`normalizedLargestPixels`).
-        Pass("normalized", needs: .finders, ahead: [fromWorking("normalized") { s in if normalizes(s) { _ = normalized(s) } }]) { s in
+        // Low contrast under a dark gradient: each pixel against its window's spread.
+        Pass(.normalized, needs: .finders, ahead: [fromWorking("normalized-view") { s in if normalizes(s) { _ = normalized(s) } }]) { s in
             guard normalizes(s) else { return [] }
             return normalized(s).map { [$0] } ?? []
         },
@@ -191,7 +167,7 @@ extension Pass {
 
     /// The working view normalised locally (memoised: a job ahead may make it).
     static func normalized(_ s: ScanSubject) -> GrayImage? {
-        s.memo("normalized") { working(s).map { $0.locallyNormalized(radius: localRadius($0, divisor: middleWindow)) } }
+        s.memo("normalized-view") { working(s).map { $0.locallyNormalized(radius: localRadius($0, divisor: middleWindow)) } }
     }
 
     /// The working view negated and sharpened for light-on-dark screens (memoised; negated

@@ -1,6 +1,4 @@
-/// What the QR standard (ISO/IEC 18004) fixes about a code's layout, in modules: the
-/// grid sampler and the finder search measure against these. Not tuning: a code that
-/// breaks them is not a QR code.
+/// What the QR standard (ISO/IEC 18004) fixes about a code's layout, in modules.
 enum QRGeometry {
     /// A finder pattern is 7 modules square (1:1:3:1:1 along any line through its centre).
     static let finderSide = 7
@@ -10,8 +8,7 @@ enum QRGeometry {
     enum FinderCorner: CaseIterable { case topLeft, topRight, bottomLeft }
     /// Its dark centre is 3 modules wide.
     static let finderCentreSide = 3
-    /// Whether the module at (`row`, `column`) of a finder pattern (each 0 to 6) is dark:
-    /// all but its light ring, one module in from its edge.
+    /// Whether the module at (`row`, `column`) of a finder pattern (each 0 to 6) is dark.
     @inline(__always)
     static func finderModuleIsDark(row: Int, column: Int) -> Bool {
         let middle = finderSide / 2, lightRing = middle - 1
@@ -35,9 +32,8 @@ enum QRGeometry {
     /// The side of a code of `version` (1–40).
     static func side(version: Int) -> Int { smallestSide + (version - 1) * sideStep }
 
-    /// The rows (and columns) of a `dimension`-wide code's alignment-pattern centres, in
-    /// modules from its edge (ISO/IEC 18004 table E.1): 6, then evenly spaced (an even
-    /// step) up to `dimension` − 7. Empty for version 1 or a width no version has.
+    /// The rows (and columns) of a `dimension`-wide code's alignment-pattern centres, in modules
+    /// from its edge (ISO/IEC 18004 table E.1).
     static func alignmentCentres(dimension: Int) -> [Int] {
         guard dimension >= smallestAlignedSide, dimension <= largestSide, (dimension - smallestSide) % sideStep == 0 else { return [] }
         let version = (dimension - smallestSide) / sideStep + 1

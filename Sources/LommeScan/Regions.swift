@@ -21,8 +21,7 @@ extension FinderSearch {
     /// less than this many modules (a version-40 code's finders are 170 apart, but a
     /// group that far apart is rarely one code in a photo).
     static let groupFarthest = 60.0
-    /// The margin round three grouped finders, in modules: centre to edge (3.5), the quiet
-    /// zone (4) and 1.5 for error.
+    /// The margin round three grouped finders, in modules.
     static let fullGroupMargin = 9.0
     /// Round fewer than three: where the finders not seen could be, for a typical code.
     static let partialGroupMargin = 30.0
@@ -31,9 +30,7 @@ extension FinderSearch {
     /// Regions cropped, best first.
     static let maximumRegions = 3
 
-    /// Rectangles likely to hold a code: finder patterns of a similar module size near
-    /// each other grouped, and each group's extent grown by the quiet zone (or, with
-    /// fewer than three patterns, by a typical code size in every direction).
+    /// Rectangles likely to hold a code.
     static func regions(from patterns: [FinderPattern], width: Int, height: Int) -> [Region] {
         var used = [Bool](repeating: false, count: patterns.count)
         var regions: [(Region, Int)] = []

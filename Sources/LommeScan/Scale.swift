@@ -1,13 +1,11 @@
 import LommeImages
 
-/// Changing the size of a picture: zbar finds codes best when a module is a few
-/// pixels wide, so big photos are shrunk and tiny codes enlarged before scanning.
+/// Changing the size of a picture.
 extension GrayImage {
     // MARK: Tuning
 
-    /// `scaled(by:)` leaves a picture alone when the factor is within this of 1, and skips
-    /// the bilinear step when what is left after a whole shrink is within `negligibleRest`:
-    /// zbar does not see a percent or two.
+    /// `scaled(by:)` leaves a picture alone when the factor is within this of 1, and skips the
+    /// bilinear step when what is left after a whole shrink is within `negligibleRest`.
     static let negligibleScale = 0.01
     static let negligibleRest = 0.02
 
@@ -107,8 +105,7 @@ extension GrayImage {
         return scaled(by: Double(side) / Double(long))
     }
 
-    /// The picture with a `border` of `fill` around it: the quiet zone a code cut
-    /// tight at the edge of a screenshot lacks.
+    /// The picture with a `border` of `fill` around it.
     func padded(_ border: Int, fill: UInt8 = 255) -> GrayImage {
         guard border > 0 else { return self }
         let newWidth = width + 2 * border, newHeight = height + 2 * border

@@ -10,11 +10,7 @@ struct JobAhead: Sendable {
     let make: @Sendable (ScanSubject) -> Void
 }
 
-/// One picture being scanned and the versions of it the passes ask for, made once and
-/// shared: a shrunken view, a binarised view, the finder patterns in one. Safe to use from
-/// the two worker threads: a version both ask for at once is made by the first, and the
-/// other waits for it (a full-size JPEG decode or a block binarisation made twice cost a
-/// 12 MP photo 0.1-0.2 s of the second core).
+/// One picture being scanned and the versions of it the passes ask for, made once and shared.
 final class ScanSubject: Sendable {
     /// Width and height of the picture at full resolution.
     let fullWidth: Int
@@ -27,9 +23,7 @@ final class ScanSubject: Sendable {
     /// another thread is making (`planAhead`), each taken once, in order.
     private let ahead = Mutex<[JobAhead]>([])
 
-    /// One version: made once, then read by any thread. `ready` is signalled when `value`
-    /// is set, which orders the write before every read; `finished` is read and written
-    /// under the lock of `made` only.
+    /// One version: made once, then read by any thread.
     private final class Made: @unchecked Sendable {
         let ready = DispatchSemaphore(value: 0)
         var value: Any?
@@ -52,8 +46,7 @@ final class ScanSubject: Sendable {
 
     /// libjpeg decodes at 1/1, 1/2, 1/4 or 1/8 of full size (other formats at full size).
     static let largestReduction = 8
-    /// A decode down to this share of the size wanted is taken rather than shrinking a
-    /// larger one: cheaper, and a view a little smaller than asked for reads as well.
+    /// A decode down to this share of the size wanted is taken rather than shrinking a larger one.
     static let smallestShare = (numerator: 3, denominator: 4)
 
     /// The reduction at which a picture `long` pixels long decodes closest to `wanted`.
@@ -69,9 +62,7 @@ final class ScanSubject: Sendable {
         once(Self.pictureKey(key), make) as? GrayImage
     }
 
-    /// Pictures and finder patterns are stored under keys of their own kind: one name used
-    /// for both (a binarised view and the patterns found in it) is two entries, not one
-    /// whose value the other cannot read.
+    /// Pictures and finder patterns are stored under keys of their own kind.
     private static func pictureKey(_ key: String) -> String { "picture " + key }
     private static func patternsKey(_ key: String) -> String { "patterns " + key }
 
@@ -101,9 +92,7 @@ final class ScanSubject: Sendable {
         return entry.value as? GrayImage
     }
 
-    /// `make`'s result under `key`: made by the first thread to ask; a thread asking while
-    /// it is being made waits for it. (Versions depend on versions of other keys only, so
-    /// no two threads can wait on each other.)
+    /// `make`'s result under `key`: made by the first thread to ask.
     private func once<V>(_ key: String, _ make: () -> V?) -> Any? {
         let (entry, mine) = made.withLock { store -> (Made, Bool) in
             if let entry = store[key] { return (entry, false) }
@@ -124,11 +113,7 @@ final class ScanSubject: Sendable {
         return entry.value
     }
 
-    /// Versions to make ahead of their turn: a thread about to wait for a version another
-    /// thread is making takes the first of `jobs` it can do now instead, and the next, until
-    /// that version is ready. A job is done once, by one thread, and only when everything it
-    /// reads is made already and nobody is making what it makes: it never waits, so it cannot
-    /// wait for a version its own thread was making when it was taken.
+    /// Versions to make ahead of their turn.
     func planAhead(_ jobs: [JobAhead]) {
         ahead.withLock { $0 = jobs }
     }

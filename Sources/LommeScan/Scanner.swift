@@ -5,33 +5,28 @@ import Synchronization
 
 /// How hard to look.
 package struct ScanOptions: Sendable {
-    /// Overall time budget for one picture (`Scanner.defaultDeadline` unless told); nil for
-    /// none: every pass runs, however long it takes (tests, whose verdicts must not depend on
-    /// the machine's speed; a recording read frame by frame).
+    /// Overall time budget for one picture (`Scanner.defaultDeadline` unless told); nil for none.
     package var deadline: Duration?
     /// The clock the deadline is measured on: the machine's own unless a test gives its own.
     package var clock = ScanClock.continuous
     /// Run passes on two threads (each with its own zbar scanner).
     package var parallel: Bool
-    /// Skip the passes whose view shows no finder pattern (`Evidence`); off to measure
-    /// what each pass can do alone.
+    /// Skip the passes whose view shows no finder pattern (`Evidence`).
     package var gated = true
     /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
     private(set) var selected: [Pass]?
-    /// zbar scans every row and column of every pass's images, also the whole-picture views
-    /// it otherwise scans every second line of (`Pass.wholePictureSpacing`): for a camera's
-    /// frames of a screen, whose sub-pixel stripes beat against every second line (moiré;
-    /// docs/scanner.md, "Scanning from a camera"). Twice zbar's work on those views.
+    /// zbar scans every row and column of every pass's images, also the whole-picture views it
+    /// otherwise scans every second line of (`Pass.wholePictureSpacing`).
     package var everyLine = false
     /// How many passes, the first in order, run whatever the deadline and the evidence say.
-    package var mandatory = Scanner.mandatoryPasses
+    package var mandatory = ScanPlan.photo.mandatory
     /// Told of each pass taken: its name, whether it ran (or was skipped for want of
     /// evidence, or was joined by a second worker) and the time it took on its thread, the
     /// evidence search included (benchmarks: where a picture's time goes); nil for nothing.
-    package var passTimes: (@Sendable (_ pass: String, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
+    package var passTimes: (@Sendable (_ pass: PassName, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
     /// The names of the passes chosen, nil for the pipeline's order.
-    package var passes: [String]? { selected?.map(\.name) }
+    package var passes: [PassName]? { selected?.map(\.name) }
 
     package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true) {
         self.deadline = deadline
@@ -39,17 +34,20 @@ package struct ScanOptions: Sendable {
         self.selected = nil
     }
 
-    /// Only the passes named, in this order. Throws a usage error for a name the pipeline
-    /// does not know (a typo must not quietly run fewer passes) and for an empty list.
-    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true, passes: [String]?) throws(LommeError) {
+    /// Only `passes`, in this order (`PassName.parse` reads them from `--passes`).
+    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true, passes: [PassName]) {
         self.init(deadline: deadline, parallel: parallel)
-        if let passes { selected = try Pass.named(passes) }
+        selected = passes.compactMap(Pass.named)
+    }
+
+    /// The passes of `plan`, its first `mandatory` whatever the deadline and the evidence say.
+    package init(deadline: Duration? = Scanner.defaultDeadline, parallel: Bool = true, plan: ScanPlan) {
+        self.init(deadline: deadline, parallel: parallel, passes: plan.passes)
+        mandatory = plan.mandatory
     }
 }
 
-/// The clock a scan's deadline is measured on (`ScanOptions.clock`): the machine's monotonic
-/// clock, or a test's, which decides when the deadline has passed without the machine's
-/// speed deciding it.
+/// The clock a scan's deadline is measured on (`ScanOptions.clock`).
 package struct ScanClock: Sendable {
     /// The time since an origin of the clock's own.
     package let now: @Sendable () -> Duration
@@ -80,100 +78,43 @@ package struct Decoded: Sendable, Equatable {
     /// `bytes` as text (`QRText.decode`).
     package let text: String
     /// Which pass found it, for diagnostics and the benchmark.
-    package let pass: String
+    package let pass: PassName
 
-    package init(bytes: [UInt8], pass: String) {
+    package init(bytes: [UInt8], pass: PassName) {
         self.bytes = bytes
         self.text = QRText.decode(bytes)
         self.pass = pass
     }
 }
 
-/// The multi-pass QR decoder around zbar: cheapest and most productive passes first,
-/// stopping at the first payload the caller accepts.
+/// The multi-pass QR decoder around zbar.
 package enum Scanner {
     /// The default budget for one picture.
     package static let defaultDeadline: Duration = .milliseconds(2500)
 
-    /// How many passes, the first of a photo's order, run whatever the deadline and the
-    /// evidence say (`ScanOptions.mandatory`'s default; a camera's frame takes three).
-    package static let mandatoryPasses = 2
-
     /// Worker threads, each with its own zbar scanner: two keep a dual-core machine busy.
     static let workers = 2
 
-    /// All pass names known to the pipeline (for benchmarks).
-    package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
-
-    /// The pass order, from `bench/scan --matrix` (every pass alone on the corpus and on
-    /// the first generator's photo sets) and runs of the whole pipeline: plain and the grid
-    /// sampler on the working view first (they run at once, whatever the deadline and the
-    /// evidence say), then the light-on-dark twins (dark-mode screens), the
-    /// grid sampler at full resolution (small steep codes in 12 MP photos), local
-    /// normalisation (low contrast under a dark gradient, screens), the sharpened negated
-    /// view (blurred 1 MP dark-mode screens) and the binarised crops round finder groups
-    /// last. The grid sampler reads tilted, bent and small codes, the most pictures no other
-    /// pass reads; second, the other worker starts it as the picture is loaded instead of
-    /// after the adaptive threshold (the same pictures and frames read on every set and
-    /// half, `tilted` 3 % sooner; third, before the passes below, it had done the same work
-    /// 5-15 % cheaper on every set: the corpus's small pictures it reads no longer ran the
-    /// doubled view first). The last pass taken runs alone while the other thread has
-    /// nothing left, and the crops take a few milliseconds where normalising a 1 MP view and
-    /// scanning it took 20-27 (the two the other way round read the same codes, and gave up
-    /// up to 17 % sooner on the photo sets, both halves: photos2, steep and tilted 10-17 %,
-    /// the others within 6 %).
-    /// The sharpened view came seventh; next to last it runs beside normalisation on a 1 MP
-    /// photo nobody reads, where before one of them ran alone (the same codes and frames
-    /// read; 2-8 % sooner on every set but photos2's check half, within noise). Passes that
-    /// read nothing these did not were taken out: on pictures they could not read they cost
-    /// most of the time of giving up (stretched, sharpened, denoised and wide-window views;
-    /// zbar on the 640, 2560 and full-size views; enlarged filtered twins; and, once the grid
-    /// sampler read all they did, the Otsu and Sauvola thresholds, the unbinarised crops, the
-    /// doubled light-on-dark threshold and, for photos, the adaptive threshold itself, which
-    /// no picture or clip frame needed once the grid sampler ran beside plain: `adaptive`
-    /// stays in a camera frame's order, see `LiveOptions.framePasses`).
-    /// Last, the grid sampler again on the working view with its thin light lines taken out
-    /// (`GrayImage.unlined`), dark on light and light on dark: a terminal's lines between text
-    /// rows, and noise on paper. It read 47 photos no pass read before, on every generated
-    /// set, tune and check halves alike, and with it local normalisation read nothing no
-    /// other pass did on any photo set or half: it now runs only on pictures no bigger than
-    /// a camera's frame (`normalizedLargestPixels`), which pays for most of the new passes'
-    /// time on 1 MP photos nobody reads (bench/RESULTS.md, "nineteenth round").
-    static let order: [String] = [
-        "plain", "grid", "inverted", "up2", "adaptive-inv",
-        "grid-fine", "up3", "grid-inv", "grid-fine-inv", "normalized", "sharpened-inv", "regions-bin",
-        "grid-unlined", "grid-unlined-inv",
-    ]
-
-    /// The passes of `order`, as the catalogue has them.
-    static let pipeline: [Pass] = order.compactMap(Pass.named)
+    /// The passes of a photo's plan, as the catalogue has them.
+    static let pipeline: [Pass] = ScanPlan.photo.passes.compactMap(Pass.named)
 
     /// Decodes every distinct QR payload in `image`; may return [].
-    ///
-    /// `accept` is the caller's plausibility check (does the payload parse as a
-    /// configuration?): a decode it accepts ends the search at once. Otherwise the passes go
-    /// on within the budget and every distinct payload found is returned, in the order found.
     package static func scan(image: GrayImage, options: ScanOptions = .init(),
                             accept: (Decoded) -> Bool = { _ in false }) -> [Decoded] {
         run(ScanSubject(image: image), options: options, accept: accept)
     }
 
-    /// Decodes every distinct QR payload in the picture at `path` (PNG, JPEG, WebP, PGM/PPM,
-    /// HEIC). A big JPEG is first decoded at a fraction of its size (libjpeg's DCT scaling),
-    /// and at more only when a pass needs it. Throws `LommeError` code 2 when the file cannot
-    /// be read or holds no code zbar can read.
+    /// Decodes every distinct QR payload in the picture at `path` (PNG, JPEG, WebP, PGM/PPM, HEIC).
     package static func scan(path: String, options: ScanOptions = .init(),
                             accept: (Decoded) -> Bool = { _ in false }) throws(LommeError) -> [Decoded] {
         let bytes = try ImageLoader.read(path: path)
         let size = try ImageLoader.size(bytes: bytes, name: path)
         let long = max(size.width, size.height)
-        // Only a codec that scales while decoding (JPEG) gives a reduced size; any other
-        // format comes back whole.
+        // Only a codec that scales while decoding (JPEG) gives a reduced size.
         let scalable = (try? ImageLoader.codec(of: bytes, name: path))?.scalesWhileDecoding == true
         let firstReduce = ScanSubject.reduction(long: long, wanted: Pass.workingSide)
-        // A photo big enough for the fine passes is decoded at the fine view's size on the
-        // other core meanwhile: most of a JPEG's decoding is reading its data, which the
-        // reduced decode of the first view does too, and the other core is idle until then.
+        // A photo big enough for the fine passes is decoded at the fine view's size on the other
+        // core meanwhile.
         let early = EarlyDecode()
         let fineReduce = Pass.fineSide(long: long).map { ScanSubject.reduction(long: long, wanted: $0) }
         if scalable, let reduce = fineReduce, reduce != firstReduce {
@@ -231,10 +172,8 @@ package enum Scanner {
                     news.signal()
                 }
             }
-            // Judge decodes as they come in. An accepted one stops both workers and ends the
-            // scan at once: the other worker may be inside a pass (a binarisation, a zbar scan)
-            // that cannot be interrupted, and waiting for it used to double the time of a
-            // picture the first pass reads. It finishes that pass on its own and takes no other.
+            // Judge decodes as they come in: an accepted one ends the scan at once, the other worker
+            // finishing its pass alone (a zbar scan cannot be interrupted).
             repeat {
                 news.wait()
                 if state.judge(accept) {
@@ -258,16 +197,13 @@ package enum Scanner {
         let scanner = ZBarScanner()
         // Whether the deadline has passed (never, with none).
         let past = { end.map { clock.now() >= $0 } ?? false }
-        // A gated pass whose evidence the other worker is still searching for is put off
-        // while passes after it are left, and taken again once that search is done: waiting
-        // for it left a core idle for a tenth of a second or more on 12 MP photos.
+        // A gated pass whose evidence the other worker is still searching for is put off while
+        // passes after it are left, and taken again once that search is done.
         let waits = { (index: Int) in options.gated && index >= options.mandatory && Pass.wouldWait(subject, passes[index].needs) }
         while !state.stopped, let next = state.nextPass(below: passes.count, ready: { !waits($0) }) {
             let index = next.index
             if next.fresh && waits(index) && state.putOff(index, below: passes.count) { continue }
-            // The first passes always run, however loaded the machine: a clean picture must
-            // never come back "no QR code found" because the clock ran out. The budget
-            // bounds the rest.
+            // The first passes always run, however loaded the machine.
             let mandatory = index < options.mandatory
             if !mandatory && past() { break }
             let pass = passes[index]
@@ -299,7 +235,7 @@ package enum Scanner {
             withoutActuallyEscaping(report) { report in
                 var trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
                                   isOver: { state.stopped || (!mandatory && past()) }, report: report)
-                // zbar cannot be stopped once it scans: past the first passes, a whole view is
+                // zbar cannot be stopped once it scans: past the mandatory passes, a whole view is
                 // scanned only if zbar's pace so far says the scan ends inside the budget.
                 trial.scanned = { state.pace.record(pixels: $0, took: $1) }
                 trial.clock = clock
@@ -329,7 +265,7 @@ final class SearchState: Sendable {
         var judged = 0
         var accepted = false
         var stopped = false
-        var ran: [String] = []
+        var ran: [PassName] = []
         var workersDone = 0
         /// Passes running now that a worker may join (`Pass.shared`), each until one does.
         var sharing: [Int] = []
@@ -341,8 +277,7 @@ final class SearchState: Sendable {
     var stopped: Bool { inner.withLock { $0.stopped } }
     func stop() { inner.withLock { $0.stopped = true } }
 
-    /// The next pass to take, and whether it was never taken before: the first put-off pass
-    /// that is `ready` now, else the next one in order, else the first put off.
+    /// The next pass to take, and whether it was never taken before.
     func nextPass(below count: Int, ready: (Int) -> Bool) -> (index: Int, fresh: Bool)? {
         inner.withLock { state in
             if let n = state.putOff.firstIndex(where: ready) { return (state.putOff.remove(at: n), false) }
@@ -402,20 +337,13 @@ final class SearchState: Sendable {
     var workersDone: Int { inner.withLock { $0.workersDone } }
 
     /// Notes that a pass ran (was not skipped for want of evidence).
-    func ran(_ pass: String) { inner.withLock { $0.ran.append(pass) } }
+    func ran(_ pass: PassName) { inner.withLock { $0.ran.append(pass) } }
     /// The passes that ran, in the order they started.
-    var passesRun: [String] { inner.withLock { $0.ran } }
+    var passesRun: [PassName] { inner.withLock { $0.ran } }
 }
 
-/// What zbar took on the biggest whole view it scanned so far in one search, to foretell a
-/// scan it has not started: zbar cannot be stopped once it scans, and a doubled 640×480
-/// frame's scan (`up2`) started just inside a camera frame's budget ran 40 ms past it. Its
-/// time grows with the pixels on the lines it scans; the biggest view scanned says it best
-/// (a small crop's scan is mostly the scan's fixed cost). A scan may end past the budget by
-/// as much as that biggest scan took: a view no bigger than the picture's own starts while
-/// there is time left, as every pass's work does, and only a bigger one (an enlarged view)
-/// must fit, so that past its first passes a search costs at most the budget and one scan
-/// of the picture's size.
+/// What zbar took on the biggest whole view it scanned so far in one search, to foretell a scan it
+/// has not started.
 final class ZBarPace: Sendable {
     private let biggest = Mutex<(pixels: Int, took: Duration)?>(nil)
 
@@ -432,8 +360,7 @@ final class ZBarPace: Sendable {
         biggest.withLock { known in known.map { $0.took * (Double(pixels) / Double(max(1, $0.pixels))) } }
     }
 
-    /// Whether a scan of `pixels` started `now` ends before `end`, give or take `allowance`;
-    /// yes while nothing was measured (the first views are the mandatory passes').
+    /// Whether a scan of `pixels` started `now` ends before `end`, give or take `allowance`.
     func fits(pixels: Int, from now: Duration, before end: Duration) -> Bool {
         guard let time = foretold(pixels: pixels) else { return true }
         return now + time <= end + allowance

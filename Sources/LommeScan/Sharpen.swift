@@ -1,7 +1,6 @@
 import LommeImages
 
-/// A mild unsharp mask for slightly blurred photos: the difference from a small local
-/// mean is added back, steepening the edges zbar's scanner looks for.
+/// A mild unsharp mask for slightly blurred photos.
 extension GrayImage {
     /// The default mask: the difference from a 3×3 mean, added back twice.
     static let sharpenRadius = 1

@@ -1,23 +1,10 @@
 import LommeImages
 
-/// Thin light lines taken out of a picture: a terminal whose font does not fill its line
-/// height draws a light line between text rows, through every second module row of a code
-/// printed in half blocks (two module rows a line), and across the dark finders. Photographed,
-/// the line is a pixel or two: enough to move a finder's centre found in the binarised view by
-/// a module and to flip the samples of the module rows it crosses.
-///
-/// The grey-level opening (the darkest pixel of each `lineSpan` neighbours, then the lightest
-/// of those) keeps every light area at least `lineSpan` pixels across in that direction as it
-/// is and darkens narrower ones to their surroundings. Opened down and across and the darker of
-/// the two kept, a light line of either direction (the picture may be turned) is gone, and
-/// light modules of `lineSpan` pixels or more keep their size and place.
+/// Thin light lines taken out of a picture.
 extension GrayImage {
     // MARK: Tuning
 
-    /// Light areas narrower than this are taken out: the lines a terminal leaves between
-    /// text rows are one or two pixels in the working view of the `g-term` set's photos,
-    /// whose modules are three or more. (A code of narrower modules loses its light ones
-    /// here: the passes before, on the views as they are, are the ones that read it.)
+    /// Light areas narrower than this are taken out.
     static let lineSpan = 3
 
     /// The picture with light lines narrower than `lineSpan` pixels, down or across, taken out.
@@ -43,8 +30,7 @@ extension GrayImage {
         var output = pixels
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in
-                // Each neighbour at a time, along whole rows: the inner loops run over
-                // contiguous memory (vectorised), and a neighbour outside the picture is skipped.
+                // Each neighbour at a time, along whole rows.
                 for y in 0..<h {
                     let row = y * w
                     for offset in -reach...reach where offset != 0 {

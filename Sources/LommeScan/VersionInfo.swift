@@ -1,12 +1,6 @@
 import LommeImages
 
-/// A code's version as it writes it itself: codes of version 7 and up (45 modules and
-/// wider) carry their version twice, in an 18-bit BCH-coded block beside the top-right
-/// finder and another beside the bottom-left one (ISO/IEC 18004 §7.10, after zxing-cpp's
-/// `ReadVersion`). Counting the timing pattern and dividing the finders' distances by
-/// their module widths can both miss by a version or more on a noisy, tilted or bent code
-/// (`hard/21`: 73 modules, estimated 65 and counted 45); the block says it exactly, and
-/// its code corrects three wrong modules.
+/// A code's version as it writes it itself.
 enum VersionInfo {
     /// The first version that carries the blocks.
     static let smallestVersion = 7
@@ -26,15 +20,13 @@ enum VersionInfo {
 
     // MARK: Tuning
 
-    /// Sides this many versions either way of the estimates are read too: the estimates of
-    /// a code seen at a steep angle can miss by that much.
+    /// Sides this many versions either way of the estimates are read too.
     static let reachVersions = 2
     /// A block whose finder shows less contrast than this between its dark and light
     /// modules (grey levels) is not read: its bits would be noise.
     static let leastContrast = 16.0
 
-    /// The 18-bit block of `version`: its 6 bits, then the remainder of their division by
-    /// `generator` (the standard's table D.1: version 7 is 0x07C94, version 40 0x28C69).
+    /// The 18-bit block of `version`.
     static func codeword(version: Int) -> Int {
         var remainder = version << checkBits
         for bit in stride(from: dataBits + checkBits - 1, through: checkBits, by: -1) where remainder >> bit & 1 == 1 {
@@ -45,8 +37,7 @@ enum VersionInfo {
 
     static let codewords: [Int] = (smallestVersion...largestVersion).map { codeword(version: $0) }
 
-    /// The version whose block differs from `bits` in at most `correctable` bits; nil when
-    /// none does.
+    /// The version whose block differs from `bits` in at most `correctable` bits.
     static func decode(_ bits: Int) -> Int? {
         var best: (version: Int, differences: Int)? = nil
         for (n, word) in codewords.enumerated() {
@@ -58,14 +49,8 @@ enum VersionInfo {
         return best?.version
     }
 
-    /// The side a code says it has, read through the first guess at the map for each side
-    /// near `estimates` (the triple's candidate sides), nearest the first estimate first. A
-    /// side is taken when a block read at that side names it, or when both blocks read at
-    /// one side name the same side within reach: the first guess is pinned at the finders'
-    /// centres, so a bend (`hard/21`, a barrel lens) can put the blocks a module off at the
-    /// true side and on them at a neighbour. Chance makes a block of noise name some side one
-    /// time in eight, the side asked for one in 260, and both blocks the same one in 2000.
-    /// Nil for codes under version 7 or when no block reads.
+    /// The side a code says it has, read through the first guess at the map for each side near
+    /// `estimates` (the triple's candidate sides), nearest the first estimate first.
     static func dimension(for triple: FinderTriple, near estimates: [Int], in image: GrayImage) -> Int? {
         guard let low = estimates.min(), let high = estimates.max() else { return nil }
         let reach = reachVersions * QRGeometry.sideStep
@@ -84,17 +69,15 @@ enum VersionInfo {
         return nil
     }
 
-    /// The side to take from the sides `named` by the blocks read at `side`: `side` itself
-    /// when a block names it, else the side both blocks name when it is within `reach`.
+    /// The side to take from the sides `named` by the blocks read at `side`.
     static func taken(_ named: [Int], at side: Int, within reach: ClosedRange<Int>) -> Int? {
         if named.contains(side) { return side }
         if named.count == 2, named[0] == named[1], reach.contains(named[0]) { return named[0] }
         return nil
     }
 
-    /// The sides the two blocks of a `dimension`-module code name, sampled through `point`
-    /// (module coordinates to the picture), each judged against its own finder's dark and
-    /// light modules.
+    /// The sides the two blocks of a `dimension`-module code name, sampled through `point` (module
+    /// coordinates to the picture), each judged against its own finder's dark and light modules.
     static func read(_ image: GrayImage, dimension: Int, point: (Double, Double) -> (x: Double, y: Double)) -> [Int] {
         guard dimension >= QRGeometry.smallestGriddedSide else { return [] }
         let first = dimension - blockInset
@@ -114,8 +97,7 @@ enum VersionInfo {
         return sides
     }
 
-    /// The grey between a finder's dark modules and its light ring, sampled through `point`;
-    /// nil when they hardly differ.
+    /// The grey between a finder's dark modules and its light ring, sampled through `point`.
     static func threshold(_ image: GrayImage, finderRow: Int, finderColumn: Int,
                           point: (Double, Double) -> (x: Double, y: Double)) -> Double? {
         var dark = 0.0, light = 0.0, darkCount = 0.0, lightCount = 0.0

@@ -10,14 +10,12 @@ package struct Symbol: Sendable, Equatable {
     }
 }
 
-/// A thin, safe layer over libzbar's image scanner, set up for QR codes only and for
-/// raw bytes (`ZBAR_CFG_BINARY`): zbar's own charset guessing garbles UTF-8, so the
-/// text is decoded by `QRText`. Not thread-safe: make one per thread.
+/// A thin, safe layer over libzbar's image scanner, set up for QR codes only and for raw bytes
+/// (`ZBAR_CFG_BINARY`).
 package final class ZBarScanner {
     private let scanner: OpaquePointer
 
-    /// The spacing of zbar's scan lines, in pixels, the same across and down (zbar's
-    /// "density"): 1 scans every row and column.
+    /// The spacing of zbar's scan lines, in pixels, the same across and down (zbar's "density").
     private var lineSpacing: Int32 = 1
 
     /// How many pictures this scanner was handed (the deadline tests count them).

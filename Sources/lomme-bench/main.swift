@@ -15,7 +15,7 @@ import Synchronization
 // --frame (each picture scanned as the live scan scans a camera's frame: its passes, budget
 // and lines, LiveOptions.frameScan; --odd-frame: as it scans every second frame, light first;
 // --frame-passes a,b,c: as it scans a frame, in this order instead, its first
-// LiveOptions.mandatoryFramePasses whatever the budget: a frame order a round compares;
+// ScanPlan.frame.mandatory whatever the budget: a frame order a round compares;
 // --frame-budget MS: as it scans a frame with this budget; --frame-mandatory N: its first N
 // passes whatever the budget),
 // --deadline MS, --passes a,b,c (with --matrix: only these),
@@ -36,9 +36,9 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
     exit(0)
 }
 
-var everyLine = false, frame = false, oddFrame = false, passTimes = false, framePasses: [String]? = nil
+var everyLine = false, frame = false, oddFrame = false, passTimes = false, framePasses: [PassName]? = nil
 var frameBudget: Duration? = nil, frameMandatory: Int? = nil
-var matrix = false, parallel = true, gated = true, deadline: Duration? = Scanner.defaultDeadline, passes: [String]? = nil, prefixes: [String]? = [""]
+var matrix = false, parallel = true, gated = true, deadline: Duration? = Scanner.defaultDeadline, passes: [PassName]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -56,10 +56,10 @@ while let argument = arguments.popFirst() {
         frameMandatory = Int(arguments.popFirst() ?? "")
     case "--frame-passes":
         frame = true
-        framePasses = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+        framePasses = passNames(arguments.popFirst())
     case "--pass-times": passTimes = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
-    case "--passes": passes = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+    case "--passes": passes = passNames(arguments.popFirst())
     case "--accept-prefix":
         // Repeatable: a decode starting with any of the prefixes is accepted.
         if prefixes == [""] { prefixes = [] }
@@ -68,21 +68,18 @@ while let argument = arguments.popFirst() {
     default: paths.append(argument)
     }
 }
-// Checked before any picture is read.
-var chosen = options(deadline: deadline, parallel: parallel, passes: passes)
+var chosen = passes.map { ScanOptions(deadline: deadline, parallel: parallel, passes: $0) }
+    ?? ScanOptions(deadline: deadline, parallel: parallel)
 chosen.gated = gated
 chosen.everyLine = everyLine
 if frame {
     var live = LiveOptions()
     if let frameBudget { live.frameBudget = frameBudget }
     if let framePasses {
-        // checked as --passes is: an unknown name ends the run
-        _ = options(deadline: nil, parallel: true, passes: framePasses)
-        live.passes = framePasses
-        live.alternatePasses = nil
+        live.plan = ScanPlan(framePasses, mandatory: ScanPlan.frame.mandatory)
+        live.alternatePlan = nil
     }
     chosen = live.frameScan(oddFrame ? 1 : 0)
-    if framePasses != nil { chosen.mandatory = LiveOptions.mandatoryFramePasses }
     if let frameMandatory { chosen.mandatory = frameMandatory }
 }
 if passTimes {
@@ -93,7 +90,7 @@ if passTimes {
 
 /// One line of --pass-times on stderr: PASS \t OUTCOME \t MILLISECONDS \t START-END, the start
 /// and end in milliseconds since `zero`.
-func passTimeLine(_ pass: String, _ outcome: PassOutcome, _ time: Duration, since zero: ContinuousClock.Instant) {
+func passTimeLine(_ pass: PassName, _ outcome: PassOutcome, _ time: Duration, since zero: ContinuousClock.Instant) {
     let end = milliseconds(ContinuousClock.now - zero), took = milliseconds(time)
     var line = "\(pass)\t\(outcome.rawValue)\t\(String(format: took))\t\(String(format: end - took))-\(String(format: end))\n"
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -102,10 +99,11 @@ if paths.isEmpty {
     while let line = readLine() { if !line.isEmpty { paths.append(line) } }
 }
 
-/// Options for `passes`; an unknown pass name ends the run with the scanner's one-line message.
-func options(deadline: Duration?, parallel: Bool, passes: [String]?) -> ScanOptions {
+/// The passes named in `list` (`a,b,c`), checked before any picture is read: an unknown pass
+/// name ends the run with the scanner's one-line usage message.
+func passNames(_ list: String?) -> [PassName] {
     do {
-        return try ScanOptions(deadline: deadline, parallel: parallel, passes: passes)
+        return try PassName.parse((list ?? "").split(separator: ",").map(String.init))
     } catch {
         var line = "lomme-bench: \(error.message)\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -133,14 +131,14 @@ let accept: (Decoded) -> Bool = { decoded in
 }
 for path in paths {
     if matrix {
-        for name in chosen.passes ?? Scanner.allPassNames {
-            var alone = options(deadline: .seconds(60), parallel: false, passes: [name])
+        for name in chosen.passes ?? PassName.allCases {
+            var alone = ScanOptions(deadline: .seconds(60), parallel: false, passes: [name])
             alone.everyLine = everyLine
             var found: [Decoded] = []
             let elapsed = clock.measure {
                 found = (try? Scanner.scan(path: path, options: alone, accept: accept)) ?? []
             }
-            print(([path, name, String(format: milliseconds(elapsed))] + found.map { hex($0.bytes) }).joined(separator: "\t"))
+            print(([path, name.rawValue, String(format: milliseconds(elapsed))] + found.map { hex($0.bytes) }).joined(separator: "\t"))
         }
     } else {
         var found: [Decoded] = []
@@ -174,10 +172,10 @@ func cameraBench(_ arguments: [String]) {
         case "--every-line": live.everyLine = true
         case "--every-other-line": live.everyLine = false
         case "--passes":
-            live.passes = (rest.popFirst() ?? "").split(separator: ",").map(String.init)
-            live.alternatePasses = nil
-        case "--pipeline": live.passes = nil; live.alternatePasses = nil
-        case "--one-order": live.alternatePasses = nil
+            live.plan = ScanPlan(passNames(rest.popFirst()), mandatory: ScanPlan.photo.mandatory)
+            live.alternatePlan = nil
+        case "--pipeline": live.plan = nil; live.alternatePlan = nil
+        case "--one-order": live.alternatePlan = nil
         case "--budget": live.frameBudget = .milliseconds(Int(rest.popFirst() ?? "") ?? 45)
         case "--pass-times":
             // on stderr, each pass a frame's scan takes: PASS \t ran|skipped|joined \t MILLISECONDS

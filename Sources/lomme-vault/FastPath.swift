@@ -9,7 +9,7 @@ import LommeVaultKit
 /// whole tree of subcommands by reflection before it looks at the first argument (Mirror, protocol
 /// conformance lookups that walk every conformance record, types demangled by name): callgrind
 /// counted 7.5 of `--version`'s 10.4 million instructions there, 12.6 of `get`'s 16.4 million,
-/// against 2.2 million for the whole floor program (bench/RESULTS.md).
+/// against 2.2 million for the whole floor program (docs/history/bench-results.md).
 ///
 /// Only the exact shapes below are recognised; anything else (help, another option, an option
 /// given twice, `--vault=PATH`, `-n` with `--newline`, a missing value) goes to ArgumentParser

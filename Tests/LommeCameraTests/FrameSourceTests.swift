@@ -88,13 +88,13 @@ struct FrameSourceTests {
         let clip = try folder.clip("screen", code: code, size: "1280x720", codec: "mjpeg", seconds: 1.5)
         let all = try frames(of: try FrameSource(path: clip))
         let options = LiveOptions(frameBudget: .zero).frameScan
-        var read: [String] = []
+        var read: [PassName] = []
         for frame in all where frame.time > 0.59 {
             let found = Scanner.scan(image: frame.image, options: options)
             #expect(found.map(\.text) == [Self.text], "frame at \(frame.time) s")
             read += found.map(\.pass)
         }
-        #expect(read.count >= 12 && read.contains("grid-unlined"), "\(read)")
+        #expect(read.count >= 12 && read.contains(.gridUnlined), "\(read)")
     }
 
     @Test func aBigFrameIsReducedToTheScannersWorkingSide() throws {
@@ -240,9 +240,9 @@ final class TestLiveClock: Sendable {
 
 /// Pass names told from the scanner's threads.
 final class Names: Sendable {
-    private let names = Mutex<[String]>([])
-    func add(_ name: String) { names.withLock { $0.append(name) } }
-    var value: [String] { names.withLock { $0 } }
+    private let names = Mutex<[PassName]>([])
+    func add(_ name: PassName) { names.withLock { $0.append(name) } }
+    var value: [PassName] { names.withLock { $0 } }
 }
 
 /// A camera the test paces: a real clip's frames (FFmpeg decoded them), each handed over only
@@ -420,35 +420,41 @@ struct LiveScanTests {
             #expect(counts.scanned == 1)
             let names = taken.value
             if budget == nil {
-                #expect(names.sorted() == LiveOptions.framePasses.sorted(), "\(names)")
+                #expect(names.count == ScanPlan.frame.passes.count && Set(names) == Set(ScanPlan.frame.passes), "\(names)")
             } else {
-                #expect(names.sorted() == LiveOptions.framePasses.prefix(LiveOptions.mandatoryFramePasses).sorted(), "\(names)")
+                #expect(names.count == ScanPlan.frame.mandatory && Set(names) == Set(ScanPlan.frame.passes.prefix(ScanPlan.frame.mandatory)), "\(names)")
             }
         }
     }
 
-    @Test func aFramesPassesAreTheScannersOwnEachOnce() throws {
-        // LiveScan falls back to the photo order if a name were unknown: it must not be.
-        let options = try ScanOptions(passes: LiveOptions.framePasses)
-        #expect(options.passes == LiveOptions.framePasses)
-        #expect(LiveOptions.framePasses.sorted() == Scanner.allPassNames.filter { !LiveOptions.framelessPasses.contains($0) }.sorted())
-        #expect(LiveOptions().everyLine && LiveOptions().passes == LiveOptions.framePasses)
+    @Test func aFramesPlansAreTheScannersOwnEachOnce() throws {
+        // The frame plans: every pass but the frameless one, each once; the photo's is a
+        // plan of its own.
+        for plan in ScanPlan.frames {
+            #expect(plan.passes.count == Set(plan.passes).count && Set(plan.passes) == Set(PassName.allCases).subtracting(ScanPlan.frameless))
+        }
+        #expect(LiveOptions().everyLine && LiveOptions().plan == .frame && LiveOptions().alternatePlan == .frameLightFirst)
+        #expect(ScanPlan.frames == [.frame, .frameLightFirst])
         // The first three run on every frame (the second, the grid sampler on the unlined
         // view, reads screens whose pixel rows show; the third, the negated threshold,
         // dark-mode screens); a frame scanned in another order keeps the scanner's two.
-        #expect(LiveOptions().frameScan.mandatory == 3 && LiveOptions.framePasses.prefix(3) == ["plain", "grid-unlined", "adaptive-inv"])
+        #expect(LiveOptions().frameScan.mandatory == 3 && LiveOptions().frameScan.passes == ScanPlan.frame.passes)
+        #expect(ScanPlan.frame.passes.prefix(3) == [.plain, .gridUnlined, .adaptiveInv])
         var other = LiveOptions()
-        other.passes = ["plain", "adaptive"]
-        #expect(other.frameScan.mandatory == Scanner.mandatoryPasses)
-        // Every second frame the light-on-dark passes come first: the same passes, the same
-        // three first whatever the budget.
-        #expect(LiveOptions.lightFirstFramePasses.sorted() == LiveOptions.framePasses.sorted())
-        #expect(LiveOptions.lightFirstFramePasses.prefix(3) == LiveOptions.framePasses.prefix(3))
-        #expect(LiveOptions.lightFirstFramePasses[3] == "grid-inv")
-        #expect(LiveOptions().frameScan(1).passes == LiveOptions.lightFirstFramePasses && LiveOptions().frameScan(1).mandatory == 3)
-        #expect(LiveOptions().frameScan(2).passes == LiveOptions.framePasses)
-        other.alternatePasses = nil
-        #expect(other.frameScan(1).passes == ["plain", "adaptive"])
+        other.plan = ScanPlan([.plain, .adaptive], mandatory: ScanPlan.photo.mandatory)
+        #expect(other.frameScan.mandatory == ScanPlan.photo.mandatory)
+        // Every second frame the light-on-dark passes come first: the same three first,
+        // whatever the budget.
+        #expect(ScanPlan.frameLightFirst.passes.prefix(3) == ScanPlan.frame.passes.prefix(3))
+        #expect(ScanPlan.frameLightFirst.mandatory == ScanPlan.frame.mandatory)
+        #expect(ScanPlan.frameLightFirst.passes[3] == .gridInv)
+        #expect(LiveOptions().frameScan(1).passes == ScanPlan.frameLightFirst.passes && LiveOptions().frameScan(1).mandatory == 3)
+        #expect(LiveOptions().frameScan(2).passes == ScanPlan.frame.passes)
+        other.alternatePlan = nil
+        #expect(other.frameScan(1).passes == [.plain, .adaptive])
+        // No plan is a photo's.
+        other.plan = nil
+        #expect(other.frameScan.passes == nil && other.frameScan.mandatory == ScanPlan.photo.mandatory)
         // No budget is no deadline for the scanner (every pass, however long); the default is 45 ms.
         #expect(LiveOptions(frameBudget: nil).frameScan.deadline == nil)
         #expect(LiveOptions().frameScan.deadline == LiveOptions.defaultFrameBudget)
@@ -456,19 +462,19 @@ struct LiveScanTests {
 
     @Test func everySecondFrameIsScannedInTheOtherOrder() throws {
         // A dark-mode screen's code: zbar on the frame as it is reads none, on the negated
-        // frame every one. Scanned frame 0 gets `passes`, frame 1 `alternatePasses`.
+        // frame every one. Scanned frame 0 gets `plan`, frame 1 `alternatePlan`.
         let folder = ClipFolder()
         let code = try folder.code(FrameSourceTests.text)
         let clip = try folder.clip("screen", code: code, seconds: 1, extra: ["--dark", "--lead", "0", "--density", "2.0"])
         var options = LiveOptions(frameBudget: nil, pace: .everyFrame)
-        options.passes = ["plain"]
-        options.alternatePasses = ["inverted"]
+        options.plan = ScanPlan([.plain], mandatory: 1)
+        options.alternatePlan = ScanPlan([.inverted], mandatory: 1)
         let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
         guard case .found(let decoded, let frame) = outcome else { Issue.record("\(outcome)"); return }
-        #expect(decoded.pass == "inverted" && decoded.text == FrameSourceTests.text)
+        #expect(decoded.pass == .inverted && decoded.text == FrameSourceTests.text)
         #expect(counts.scanned == 2 && frame.index == 1, "read in scanned frame \(counts.scanned - 1), not the second")
         // Either order alone: the first never reads it, the second at once.
-        options.alternatePasses = nil
+        options.alternatePlan = nil
         let (never, all) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
         guard case .ended = never else { Issue.record("plain read a dark-mode screen: \(never)"); return }
         #expect(all.scanned == 15 && all.dropped == 0, "every frame of the clip: \(all)")

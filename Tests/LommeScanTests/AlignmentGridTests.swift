@@ -107,7 +107,7 @@ private typealias F = ScanFixtures
             }
         }
         // The grid pass as a whole reads it.
-        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
+        #expect(Scanner.scan(image: image, options: try F.only(.grid)).map(\.text) == [F.payload])
     }
 
     @Test func gridFollowsABendBothWays() throws {

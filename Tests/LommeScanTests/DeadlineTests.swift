@@ -88,8 +88,8 @@ struct DeadlineTests {
         return result
     }
 
-    @Test(arguments: Pass.catalogue.map(\.name))
-    func aPassHandsZbarNothingOnceTheDeadlineHasPassed(name: String) throws {
+    @Test(arguments: PassName.allCases)
+    func aPassHandsZbarNothingOnceTheDeadlineHasPassed(name: PassName) throws {
         let pass = try #require(Pass.named(name))
         for (label, image) in Self.pictures {
             // Over from the first poll, and over part-way: nothing more reaches zbar, and the
@@ -106,13 +106,13 @@ struct DeadlineTests {
     /// their pictures, and the searching passes go on scanning candidates on the
     /// finders-only picture (here until the 60th poll).
     @Test func beforeTheDeadlineThePassesDoScan() throws {
-        for name in ["plain", "adaptive", "regions-bin", "normalized"] {
+        for name in [PassName.plain, .adaptive, .regionsBin, .normalized] {
             let run = Self.run(try #require(Pass.named(name)), on: Self.finders, overAt: nil)
             #expect(run.scansBefore >= 1, "\(name) scanned nothing")
         }
-        let grid = Self.run(try #require(Pass.named("grid")), on: Self.finders, overAt: 60)
+        let grid = Self.run(try #require(Pass.named(.grid)), on: Self.finders, overAt: 60)
         #expect(grid.scansBefore >= 10, "the grid pass tried only \(grid.scansBefore) candidates")
-        let inverted = Self.run(try #require(Pass.named("grid-inv")), on: Self.finders.inverted(), overAt: 60)
+        let inverted = Self.run(try #require(Pass.named(.gridInv)), on: Self.finders.inverted(), overAt: 60)
         #expect(inverted.scansBefore >= 10, "the negated grid pass tried only \(inverted.scansBefore) candidates")
     }
 
@@ -125,7 +125,7 @@ struct DeadlineTests {
     @Test func aPassRunningWhenTheDeadlinePassesStopsThere() throws {
         let image = try ImageLoader.load(path: ScanFixtures.path("two.png"))
         let clock = TestClock()
-        var options = try ScanOptions(deadline: .seconds(1), parallel: false, passes: ["grid", "plain"])
+        var options = ScanOptions(deadline: .seconds(1), parallel: false, passes: [.grid, .plain])
         options.mandatory = 0
         options.clock = clock.scanClock
         let stopped = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in
@@ -134,7 +134,7 @@ struct DeadlineTests {
         })
         #expect(stopped.results().map(\.text) == [ScanFixtures.payload] || stopped.results().map(\.text) == ["second code"],
                 "the grid pass went on past the deadline: \(stopped.results().map(\.text))")
-        #expect(stopped.passesRun == ["grid"], "\(stopped.passesRun)")
+        #expect(stopped.passesRun == [.grid], "\(stopped.passesRun)")
         clock.set(.zero)
         options.deadline = nil
         let unbounded = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in
@@ -142,8 +142,8 @@ struct DeadlineTests {
             return false
         })
         #expect(Set(unbounded.results().map(\.text)) == [ScanFixtures.payload, "second code"])
-        #expect(unbounded.passesRun == ["grid", "plain"])
-        #expect(unbounded.results().allSatisfy { $0.pass == "grid" }, "the test needs the grid pass to read both codes")
+        #expect(unbounded.passesRun == [.grid, .plain])
+        #expect(unbounded.results().allSatisfy { $0.pass == .grid }, "the test needs the grid pass to read both codes")
     }
 
     /// zbar cannot be stopped once it scans: a pass past the first ones does not start a
@@ -151,7 +151,7 @@ struct DeadlineTests {
     /// enlarged view is not even made (`Trial.mayStart`, `ZBarPace`).
     @Test func zbarIsNotStartedOnAViewThatWouldEndPastTheBudget() throws {
         let clean = try ImageLoader.load(path: ScanFixtures.path("clean.png"))
-        for name in ["plain", "up2", "up3", "adaptive"] {
+        for name in [PassName.plain, .up2, .up3, .adaptive] {
             let pass = try #require(Pass.named(name))
             for allowed in [false, true] {
                 let scanner = ZBarScanner()

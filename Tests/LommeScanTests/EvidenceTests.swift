@@ -75,14 +75,14 @@ struct EvidenceTests {
         let state = Scanner.search(ScanSubject(image: image), options: ScanOptions(deadline: nil, parallel: false),
                                    accept: { _ in false })
         #expect(state.results().isEmpty)
-        #expect(Scanner.pipeline.dropFirst(Scanner.mandatoryPasses).allSatisfy { $0.needs != .none })
-        #expect(state.passesRun == Array(Scanner.order.prefix(Scanner.mandatoryPasses)), "\(state.passesRun)")
+        #expect(Scanner.pipeline.dropFirst(ScanPlan.photo.mandatory).allSatisfy { $0.needs != .none })
+        #expect(state.passesRun == Array(ScanPlan.photo.passes.prefix(ScanPlan.photo.mandatory)), "\(state.passesRun)")
         // A caller may make more of the first passes run whatever the evidence says (a
         // camera's frames: three).
         var three = ScanOptions(deadline: nil, parallel: false)
         three.mandatory = 3
         let more = Scanner.search(ScanSubject(image: image), options: three, accept: { _ in false })
-        #expect(more.passesRun == Array(Scanner.order.prefix(3)), "\(more.passesRun)")
+        #expect(more.passesRun == Array(ScanPlan.photo.passes.prefix(3)), "\(more.passesRun)")
     }
 
     @Test func onlyTheFullResolutionSearchSeesASmallSteepCode() throws {
@@ -94,8 +94,8 @@ struct EvidenceTests {
 
     @Test func aLightOnDarkSteepCodeIsReadByTheInvertedFineSearch() throws {
         let image = try F.image("steep.jpg").inverted()
-        #expect(Scanner.scan(image: image, options: try F.only("grid-fine")).isEmpty)
-        let found = Scanner.scan(image: image, options: try F.only("grid-fine-inv"))
+        #expect(Scanner.scan(image: image, options: try F.only(.gridFine)).isEmpty)
+        let found = Scanner.scan(image: image, options: try F.only(.gridFineInv))
         #expect(found.map(\.text) == [F.payload])
     }
 
@@ -124,14 +124,14 @@ struct EvidenceTests {
         #expect(gated.results().isEmpty)
         #expect(subject.cached("blocks") != nil, "the fine search looked")
         #expect(subject.cached("adaptive12") != nil, "the working search looked")
-        let needy = Set(Scanner.pipeline.dropFirst(Scanner.mandatoryPasses).filter { $0.needs != .none }.map(\.name))
+        let needy = Set(Scanner.pipeline.dropFirst(ScanPlan.photo.mandatory).filter { $0.needs != .none }.map(\.name))
         #expect(!needy.isEmpty)
         #expect(needy.isDisjoint(with: gated.passesRun), "\(gated.passesRun)")
         // Without the gate every pass runs.
         var options = ScanOptions(deadline: nil, parallel: false)
         options.gated = false
         let ungated = Scanner.search(ScanSubject(image: flat), options: options, accept: { _ in false })
-        #expect(ungated.passesRun == Scanner.order)
+        #expect(ungated.passesRun == ScanPlan.photo.passes)
     }
 
     /// The benchmark's account of where a picture's time goes (`ScanOptions.passTimes`)
@@ -140,7 +140,7 @@ struct EvidenceTests {
     /// worker joined is named again, as joined.
     @Test(arguments: [false, true])
     func everyPassTakenIsAccountedFor(parallel: Bool) throws {
-        let taken = Mutex<[(String, PassOutcome)]>([])
+        let taken = Mutex<[(PassName, PassOutcome)]>([])
         var options = ScanOptions(deadline: nil, parallel: parallel)
         options.passTimes = { pass, outcome, time in
             #expect(time >= .zero)
@@ -149,26 +149,26 @@ struct EvidenceTests {
         let flat = GrayImage(width: 900, height: 700, fill: 128)
         let state = Scanner.search(ScanSubject(image: flat), options: options, accept: { _ in false })
         let account = taken.withLock { $0 }.filter { $0.1 != .joined }
-        #expect(Set(account.map(\.0)) == Set(Scanner.order) && account.count == Scanner.order.count)
+        #expect(Set(account.map(\.0)) == Set(ScanPlan.photo.passes) && account.count == ScanPlan.photo.passes.count)
         #expect(Set(account.filter { $0.1 == .ran }.map(\.0)) == Set(state.passesRun))
-        #expect(account.filter { $0.1 == .skipped }.count == Scanner.order.count - Scanner.mandatoryPasses)
-        if !parallel { #expect(account.map(\.0) == Scanner.order) }
+        #expect(account.filter { $0.1 == .skipped }.count == ScanPlan.photo.passes.count - ScanPlan.photo.mandatory)
+        if !parallel { #expect(account.map(\.0) == ScanPlan.photo.passes) }
     }
 
     @Test func theGridPassesSearchTheViewBinarisedBlockByBlockLast() throws {
         // A light-on-dark screen's glow fills its finders' dark ring under both local windows
         // (photos/07 in bench/out); block by block it stays.
         let light = ScanSubject(image: try F.image("inverted.png"))
-        let options = try F.only("grid-inv")
+        let options = try F.only(.gridInv)
         #expect(Scanner.search(light, options: options, accept: { _ in false }).results().map(\.text) == [F.payload])
         #expect(light.cached("workingBlocks") != nil)
         // That search comes after the windows' own: a code their patterns read costs it nothing.
         let dark = ScanSubject(image: try F.image("clean.png"))
-        #expect(Scanner.search(dark, options: try F.only("grid"), accept: { _ in true }).results().map(\.text) == [F.payload])
+        #expect(Scanner.search(dark, options: try F.only(.grid), accept: { _ in true }).results().map(\.text) == [F.payload])
         #expect(dark.cached("workingBlocks") == nil)
         // A code not accepted (another code may be in the picture): the search goes on to it.
         let other = ScanSubject(image: try F.image("clean.png"))
-        #expect(Scanner.search(other, options: try F.only("grid"), accept: { _ in false }).results().map(\.text) == [F.payload])
+        #expect(Scanner.search(other, options: try F.only(.grid), accept: { _ in false }).results().map(\.text) == [F.payload])
         #expect(other.cached("workingBlocks") != nil)
     }
 
@@ -192,7 +192,7 @@ struct EvidenceTests {
         // The searches but the block binarisation's two (its usual and its steep bound).
         let windows = GridPass.searches(subject, inverted: false).count - 2
         #expect(Self.bestCorners(subject, inverted: false, searches: windows) < GridPass.leastFinderAgreement)
-        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [expected])
+        #expect(Scanner.scan(image: image, options: try F.only(.grid)).map(\.text) == [expected])
     }
 
     /// A fixture with its own payload (`NAME.txt` beside `NAME.jpg`).
@@ -214,8 +214,8 @@ struct EvidenceTests {
         #expect(Self.bestCorners(subject, inverted: true, searches: earlier) < GridPass.leastFinderAgreement)
         #expect(Pass.workingBlockSteepPatterns(subject, inverted: true).count
             > Pass.workingBlockPatterns(subject, inverted: true).count)
-        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
-        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("tall-cells")])
+        #expect(Scanner.scan(image: image, options: try F.only(.plain)).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only(.gridInv)).map(\.text) == [try Self.fixtureText("tall-cells")])
     }
 
     @Test func aDarkModeScreensGlowingRingsStayInTheNegatedViewsBlocks() throws {
@@ -230,8 +230,8 @@ struct EvidenceTests {
         #expect(!Self.gridReads(subject, inverted: true, searches: searches - 1))
         #expect(Pass.workingNegatedBlockPatterns(subject).count >= QRGeometry.finders)
         #expect(Self.gridReads(subject, inverted: true, searches: searches))
-        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
-        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("glowing-rings")])
+        #expect(Scanner.scan(image: image, options: try F.only(.plain)).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only(.gridInv)).map(\.text) == [try Self.fixtureText("glowing-rings")])
         // The dark grid pass makes no such search: a dark code's binarisation is the usual one.
         #expect(GridPass.searches(subject, inverted: false).count < searches)
     }
@@ -253,7 +253,7 @@ struct EvidenceTests {
         let searches = GridPass.searches(subject, inverted: true).count
         #expect(!Self.gridReads(subject, inverted: true, searches: searches - 1))
         #expect(Self.gridReads(subject, inverted: true, searches: searches))
-        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [try Self.fixtureText("glowing-finders")])
+        #expect(Scanner.scan(image: image, options: try F.only(.gridInv)).map(\.text) == [try Self.fixtureText("glowing-finders")])
         // With the default passes too (before, no pass read it), and no deadline: that the
         // pass comes in time is for the benchmark, not for a test on a loaded machine.
         #expect(Scanner.scan(image: image, options: F.slowBuild).map(\.text) == [try Self.fixtureText("glowing-finders")])
@@ -262,7 +262,7 @@ struct EvidenceTests {
     /// Whether the grid pass reads a code from the triples of its first `searches` searches.
     static func gridReads(_ subject: ScanSubject, inverted: Bool, searches: Int) -> Bool {
         var read = false
-        let trial = Trial(scanner: ZBarScanner(), pass: "grid", isOver: { read }, report: { _ in read = true })
+        let trial = Trial(scanner: ZBarScanner(), pass: .grid, isOver: { read }, report: { _ in read = true })
         GridPass.forEachCandidate(subject, inverted: inverted, searches: searches, until: { read }) { candidate in
             _ = GridPass.decode(candidate.triple, in: candidate.source, trial, corners: candidate.corners)
         }
@@ -338,19 +338,19 @@ struct EvidenceTests {
                                    accept: { _ in false })
         #expect(state.results().isEmpty)
         #expect(Pass.shows(ScanSubject(image: scrambled), .lightFinders))
-        #expect(!state.passesRun.contains("inverted") && !state.passesRun.contains("adaptive-inv"), "\(state.passesRun)")
-        #expect(state.passesRun.contains("grid-inv"), "\(state.passesRun)")
+        #expect(!state.passesRun.contains(.inverted) && !state.passesRun.contains(.adaptiveInv), "\(state.passesRun)")
+        #expect(state.passesRun.contains(.gridInv), "\(state.passesRun)")
         // The code's own dark finders are crossed by more rows than any light look-alike of
         // its data area: the sharpened negated view is not scanned either.
         let subject = ScanSubject(image: scrambled)
         #expect(Pass.mostSightings(subject, light: false) > Pass.mostSightings(subject, light: true))
-        #expect(!state.passesRun.contains("sharpened-inv"), "\(state.passesRun)")
+        #expect(!state.passesRun.contains(.sharpenedInv), "\(state.passesRun)")
         // Negated, it is a light code located: the negating passes run.
         let negated = Scanner.search(ScanSubject(image: scrambled.inverted()),
                                      options: ScanOptions(deadline: nil, parallel: false), accept: { _ in false })
         #expect(negated.results().isEmpty)
-        #expect(negated.passesRun.contains("inverted") && negated.passesRun.contains("adaptive-inv")
-                    && negated.passesRun.contains("sharpened-inv"), "\(negated.passesRun)")
+        #expect(negated.passesRun.contains(.inverted) && negated.passesRun.contains(.adaptiveInv)
+                    && negated.passesRun.contains(.sharpenedInv), "\(negated.passesRun)")
     }
 
     /// The blurred dark-mode screen the sharpened negated view is for (`dark-blurred.jpg`)
@@ -360,10 +360,10 @@ struct EvidenceTests {
         let subject = ScanSubject(image: try F.image("dark-blurred.jpg"))
         #expect(Pass.mostSightings(subject, light: true) >= Pass.mostSightings(subject, light: false))
         #expect(Pass.shows(subject, .lightFindersLead))
-        let options = try ScanOptions(deadline: nil, parallel: false, passes: ["plain", "grid", "sharpened-inv"])
+        let options = ScanOptions(deadline: nil, parallel: false, passes: [.plain, .grid, .sharpenedInv])
         let found = Scanner.scan(image: try F.image("dark-blurred.jpg"), options: options)
         #expect(found.map(\.text) == [F.payload])
-        #expect(found.first?.pass == "sharpened-inv")
+        #expect(found.first?.pass == .sharpenedInv)
     }
 
     @Test func theCornersOfACandidateAreSampledOnceAndAsTheyWouldBeAlone() throws {
@@ -405,7 +405,7 @@ struct EvidenceTests {
         // unlined-rows.jpg is read by the last pass only.
         let subject = ScanSubject(image: try F.image("unlined-rows.jpg"))
         let state = Scanner.search(subject, options: ScanOptions(deadline: nil, parallel: false), accept: { _ in false })
-        #expect(state.passesRun.last == "grid-unlined-inv")
+        #expect(state.passesRun.last == .gridUnlinedInv)
         #expect(state.results().map(\.text) == [try Self.fixtureText("unlined-rows")])
     }
 

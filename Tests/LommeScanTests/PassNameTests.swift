@@ -2,13 +2,14 @@ import LommeCore
 @testable import LommeScan
 import Testing
 
-/// Pass names come in from the benchmark's `--passes` and from tests: a name the pipeline
-/// does not know is an error, not a pass quietly left out.
+/// Pass names come in from the benchmark's `--passes`: a name the pipeline does not know is
+/// an error, not a pass quietly left out. Each pass has one identity (`PassName`), one
+/// catalogue entry, and a place at most once in each plan.
 @Suite("Scanner pass names")
 struct PassNameTests {
     @Test func anUnknownPassNameIsAUsageErrorThatNamesIt() {
         #expect {
-            _ = try ScanOptions(passes: ["plain", "sharpend"])
+            _ = try PassName.parse(["plain", "sharpend"])
         } throws: { error in
             guard let error = error as? LommeError else { return false }
             return error.code == .usage && error.message.contains("\"sharpend\"")
@@ -16,22 +17,49 @@ struct PassNameTests {
         }
     }
 
-    @Test func anEmptyPassListIsAUsageError() {
-        #expect(throws: LommeError.self) { _ = try ScanOptions(passes: []) }
+    /// The wording `lomme-bench --passes` has always printed.
+    @Test func theUsageErrorsNameEveryPass() {
+        let known = "plain, up2, up3, inverted, adaptive, adaptive-inv, sharpened-inv, grid, grid-inv, grid-fine, "
+            + "grid-fine-inv, regions-bin, grid-unlined, grid-unlined-inv, normalized"
+        #expect { _ = try PassName.parse(["x"]) } throws: { error in
+            (error as? LommeError)?.message == "unknown scanner pass \"x\" — the passes are: \(known)"
+        }
+        #expect { _ = try PassName.parse([]) } throws: { error in
+            (error as? LommeError)?.message == "no scanner pass named — name one or more of: \(known)"
+                && (error as? LommeError)?.code == .usage
+        }
     }
 
-    @Test func knownNamesAreKeptInTheirOrder() throws {
-        let options = try ScanOptions(passes: ["grid", "plain"])
-        #expect(options.passes == ["grid", "plain"])
-        #expect(try ScanOptions(passes: nil).passes == nil)
-        #expect(try ScanOptions(passes: Scanner.allPassNames).passes == Scanner.allPassNames)
+    @Test func everyNameIsAcceptedAndKeptInItsOrder() throws {
+        for name in PassName.allCases {
+            #expect(try PassName.parse([name.rawValue]) == [name])
+            #expect("\(name)" == name.rawValue)
+        }
+        #expect(try PassName.parse(["grid", "plain"]) == [.grid, .plain])
+        let all = PassName.allCases.map(\.rawValue)
+        #expect(try PassName.parse(all) == PassName.allCases)
+        #expect(ScanOptions(passes: [.grid, .plain]).passes == [.grid, .plain])
+        #expect(ScanOptions().passes == nil)
+    }
+
+    @Test func everyNameHasOneCatalogueEntryInTheNamesOrder() {
+        #expect(Pass.catalogue.map(\.name) == PassName.allCases)
+        for name in PassName.allCases { #expect(Pass.named(name)?.name == name) }
+    }
+
+    @Test func thePlansUseNoPassTwice() {
+        for plan in [ScanPlan.photo] + ScanPlan.frames {
+            #expect(Set(plan.passes).count == plan.passes.count, "\(plan.passes)")
+            #expect(plan.mandatory > 0 && plan.mandatory <= plan.passes.count)
+        }
+        #expect(ScanOptions(plan: .frame).passes == ScanPlan.frame.passes && ScanOptions(plan: .frame).mandatory == 3)
     }
 
     /// Every pass of the catalogue but the adaptive threshold, once: the grid sampler reads
     /// what it did on photos (a camera's frames keep it, LommeCameraTests).
     @Test func thePipelineRunsEveryPassOfTheCatalogueButAdaptiveOnce() {
-        #expect(Scanner.pipeline.map(\.name) == Scanner.order)
-        #expect(Set(Scanner.order).count == Scanner.order.count)
-        #expect(Set(Scanner.allPassNames).subtracting(Scanner.order) == ["adaptive"])
+        #expect(Scanner.pipeline.map(\.name) == ScanPlan.photo.passes)
+        #expect(Set(PassName.allCases).subtracting(ScanPlan.photo.passes) == [.adaptive])
+        #expect(ScanOptions().mandatory == ScanPlan.photo.mandatory && ScanPlan.photo.mandatory == 2)
     }
 }

@@ -37,8 +37,8 @@ enum ScanFixtures {
     /// machine (a test's verdict must not depend on its speed).
     static let slowBuild = ScanOptions(deadline: nil)
 
-    static func only(_ pass: String) throws -> ScanOptions {
-        try ScanOptions(deadline: nil, parallel: false, passes: [pass])
+    static func only(_ pass: PassName) throws -> ScanOptions {
+        ScanOptions(deadline: nil, parallel: false, passes: [pass])
     }
 }
 
@@ -49,24 +49,24 @@ struct ScannerTests {
     // MARK: - Each pass on the fixture made for it
 
     @Test func plainPassReadsACleanCode() throws {
-        let found = Scanner.scan(image: try F.image("clean.png"), options: try F.only("plain"))
+        let found = Scanner.scan(image: try F.image("clean.png"), options: try F.only(.plain))
         #expect(found.map(\.text) == [F.payload])
-        #expect(found.first?.pass == "plain")
+        #expect(found.first?.pass == .plain)
     }
 
     @Test(arguments: [
-        ("inverted.png", "inverted"),
-        ("tiny.png", "up2"),
-        ("uneven.png", "normalized"),
-        ("blurred.jpg", "adaptive"),
-        ("region.png", "regions-bin"),
-        ("dark-blurred.jpg", "sharpened-inv"),
-        ("steep.jpg", "grid-fine"),
-        ("tilted.jpg", "grid"),
+        ("inverted.png", PassName.inverted),
+        ("tiny.png", PassName.up2),
+        ("uneven.png", PassName.normalized),
+        ("blurred.jpg", PassName.adaptive),
+        ("region.png", PassName.regionsBin),
+        ("dark-blurred.jpg", PassName.sharpenedInv),
+        ("steep.jpg", PassName.gridFine),
+        ("tilted.jpg", PassName.grid),
     ])
-    func passReadsWhatThePlainPassCannot(fixture: String, pass: String) throws {
+    func passReadsWhatThePlainPassCannot(fixture: String, pass: PassName) throws {
         let image = try F.image(fixture)
-        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty, "plain pass should fail on \(fixture)")
+        #expect(Scanner.scan(image: image, options: try F.only(.plain)).isEmpty, "plain pass should fail on \(fixture)")
         let found = Scanner.scan(image: image, options: try F.only(pass))
         #expect(found.map(\.text) == [F.payload], "\(pass) on \(fixture)")
         #expect(found.first?.pass == pass)
@@ -77,7 +77,7 @@ struct ScannerTests {
     /// steep bound, and no other pass (zbar in any view) reads it.
     @Test func theGridPassReadsACodeSeenFromLowDown() throws {
         let image = try F.image("tilted.jpg")
-        for pass in Scanner.order where pass != "grid" {
+        for pass in ScanPlan.photo.passes where pass != .grid {
             #expect(Scanner.scan(image: image, options: try F.only(pass)).isEmpty, "\(pass) should fail on tilted.jpg")
         }
         let subject = ScanSubject(image: image)
@@ -94,12 +94,12 @@ struct ScannerTests {
         let spent = ScanOptions(deadline: .zero, parallel: parallel)
         let found = Scanner.scan(image: try F.image("tilted.jpg"), options: spent, accept: { $0.text == F.payload })
         #expect(found.map(\.text) == [F.payload])
-        #expect(found.first?.pass == "grid")
+        #expect(found.first?.pass == .grid)
     }
 
     @Test func blurredLightOnDarkNeedsMoreThanInversion() throws {
         let image = try F.image("dark-blurred.jpg")
-        #expect(Scanner.scan(image: image, options: try F.only("inverted")).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only(.inverted)).isEmpty)
     }
 
     @Test(arguments: ["clean.png", "inverted.png", "tiny.png", "uneven.png", "blurred.jpg", "region.png", "dark-blurred.jpg",
@@ -117,7 +117,7 @@ struct ScannerTests {
         for (side, runs) in [(900, true), (1000, false)] {
             let image = clean.scaled(by: Double(side) / Double(clean.width))
             #expect(Pass.normalizes(ScanSubject(image: image)) == runs, "\(side)")
-            let found = Scanner.scan(image: image, options: try F.only("normalized")).map(\.text)
+            let found = Scanner.scan(image: image, options: try F.only(.normalized)).map(\.text)
             #expect(found == (runs ? [F.payload] : []), "\(side)")
         }
         #expect(Pass.normalizes(ScanSubject(image: GrayImage(width: 1280, height: 720))))
@@ -148,7 +148,7 @@ struct ScannerTests {
     }
 
     @Test func decodedCarriesRawBytesAndText() {
-        let decoded = Decoded(bytes: Array("blåbær".utf8), pass: "plain")
+        let decoded = Decoded(bytes: Array("blåbær".utf8), pass: .plain)
         #expect(decoded.text == "blåbær")
         #expect(decoded.bytes.count == 8)
     }
@@ -209,7 +209,7 @@ struct ScannerTests {
         var options = ScanOptions(deadline: .milliseconds(50), parallel: parallel)
         options.clock = TestClock.jumping(to: .seconds(3600)).scanClock
         let bounded = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in false })
-        #expect(bounded.passesRun.sorted() == ["grid", "plain"], "\(bounded.passesRun)")
+        #expect(Set(bounded.passesRun) == [.grid, .plain], "\(bounded.passesRun)")
         options.deadline = nil
         let unbounded = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in false })
         #expect(unbounded.passesRun.count > 4, "\(unbounded.passesRun)")
@@ -305,8 +305,8 @@ struct GridSamplerTests {
 
         let image = try F.image("foreshortened.jpg")
         let expected = String(decoding: try ImageLoader.read(path: F.path("foreshortened.txt")), as: UTF8.self)
-        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
-        #expect(Scanner.scan(image: image, options: try F.only("grid-inv")).map(\.text) == [expected])
+        #expect(Scanner.scan(image: image, options: try F.only(.plain)).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only(.gridInv)).map(\.text) == [expected])
     }
 
     /// A terminal rendering whose cells are twice as tall as wide, seen a little from the side
@@ -323,8 +323,8 @@ struct GridSamplerTests {
 
         let image = try F.image("long-legged.jpg")
         let expected = String(decoding: try ImageLoader.read(path: F.path("long-legged.txt")), as: UTF8.self)
-        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
-        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [expected])
+        #expect(Scanner.scan(image: image, options: try F.only(.plain)).isEmpty)
+        #expect(Scanner.scan(image: image, options: try F.only(.grid)).map(\.text) == [expected])
     }
 
     @Test func homographyMapsTheFourPointsItWasMadeFrom() throws {
@@ -373,10 +373,10 @@ struct GridSamplerTests {
     @Test func samplerReadsAWarpedCodePlainZbarCannot() throws {
         let image = try Self.warped()
         #expect(ZBarScanner().scan(image).isEmpty, "plain zbar should fail on the warped code")
-        #expect(Scanner.scan(image: image, options: try F.only("plain")).isEmpty)
-        let found = Scanner.scan(image: image, options: try F.only("grid"))
+        #expect(Scanner.scan(image: image, options: try F.only(.plain)).isEmpty)
+        let found = Scanner.scan(image: image, options: try F.only(.grid))
         #expect(found.map(\.text) == [F.payload])
-        #expect(found.first?.pass == "grid")
+        #expect(found.first?.pass == .grid)
     }
 
     /// Whether zbar reads the payload from a module grid sampled by the grid pass.
@@ -407,7 +407,7 @@ struct GridSamplerTests {
         let first = try #require(GridPass.meshes.first).mesh(to: image, map: .plane(map), dimension: dimension)
         #expect(Self.gridReads(GridSampler.sample(image, dimension: dimension, point: first.point)))
         // The grid pass as a whole gets there.
-        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
+        #expect(Scanner.scan(image: image, options: try F.only(.grid)).map(\.text) == [F.payload])
     }
 
     @Test func onlyTheFirstSizeThatSamplesWellIsBent() throws {
@@ -461,7 +461,7 @@ struct GridSamplerTests {
         let u = 7.5 * 3 - half, v = 7.5 * 3 - half
         let expected = (x: 200 + 2 * (c * u - s * v), y: 200 + 2 * (s * u + c * v))
         #expect(distance(triple.topLeft, expected) < 4, "top-left at \(triple.topLeft), expected \(expected)")
-        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
+        #expect(Scanner.scan(image: image, options: try F.only(.grid)).map(\.text) == [F.payload])
     }
 
     @Test func finderModuleWidthsPredictTheFourthCornerUnderPerspective() throws {
@@ -493,7 +493,7 @@ struct GridSamplerTests {
         #expect(distance(affine, truth) > 5 * module, "the parallelogram is far off: \(distance(affine, truth) / module) modules")
         #expect(distance(perspective, truth) < distance(affine, truth) / 3,
                 "perspective \(distance(perspective, truth) / module) modules off, parallelogram \(distance(affine, truth) / module)")
-        #expect(Scanner.scan(image: image, options: try F.only("grid")).map(\.text) == [F.payload])
+        #expect(Scanner.scan(image: image, options: try F.only(.grid)).map(\.text) == [F.payload])
     }
 
     @Test func candidateSizesIncludeTheFinderWidthsEstimate() {

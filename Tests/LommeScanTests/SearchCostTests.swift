@@ -530,7 +530,7 @@ struct SearchCostTests {
         let triple = FinderTriple(topLeft: (60, 60), topRight: (340, 60), bottomLeft: (60, 340),
                                   moduleAcross: 8, moduleDown: 8)
         var asked = 0
-        let trial = Trial(scanner: ZBarScanner(), pass: "grid", isOver: { asked += 1; return false }, report: { _ in })
+        let trial = Trial(scanner: ZBarScanner(), pass: .grid, isOver: { asked += 1; return false }, report: { _ in })
         #expect(!GridPass.decode(triple, in: image, trial))
         #expect(asked == 0)
         // A real code's triple gets there.

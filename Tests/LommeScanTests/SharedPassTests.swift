@@ -70,7 +70,7 @@ struct SharedPassTests {
     }
 
     @Test func theGridPassesShareTheirWork() {
-        #expect(Pass.catalogue.filter(\.shared).map(\.name) == ["grid", "grid-inv", "grid-unlined", "grid-unlined-inv"])
+        #expect(Pass.catalogue.filter(\.shared).map(\.name) == [.grid, .gridInv, .gridUnlined, .gridUnlinedInv])
     }
 
     /// Two workers read the fixtures the grid passes read, whichever of them takes the triple.
@@ -78,7 +78,7 @@ struct SharedPassTests {
     func twoWorkersReadWhatOneReads(_ name: String) throws {
         let image = try F.image(name + ".jpg")
         let expected = try EvidenceTests.fixtureText(name)
-        let grid = try ScanOptions(deadline: nil, parallel: true, passes: ["grid", "plain", "grid-inv"])
+        let grid = ScanOptions(deadline: nil, parallel: true, passes: [.grid, .plain, .gridInv])
         #expect(Scanner.scan(image: image, options: grid).map(\.text) == [expected])
     }
 }

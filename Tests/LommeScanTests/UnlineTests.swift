@@ -94,10 +94,10 @@ struct UnlineTests {
         // with its thin light lines taken out it does.
         let image = try F.image("unlined-rows.jpg")
         let expected = try EvidenceTests.fixtureText("unlined-rows")
-        for name in ["grid", "grid-inv"] {
+        for name in [PassName.grid, .gridInv] {
             #expect(Scanner.scan(image: image, options: try F.only(name)).isEmpty, "\(name)")
         }
-        let unlined = try ["grid-unlined", "grid-unlined-inv"].filter {
+        let unlined = try [PassName.gridUnlined, .gridUnlinedInv].filter {
             Scanner.scan(image: image, options: try F.only($0)).map(\.text) == [expected]
         }
         #expect(!unlined.isEmpty)

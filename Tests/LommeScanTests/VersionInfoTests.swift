@@ -106,7 +106,7 @@ private typealias F = ScanFixtures
         let triple = Self.triple(across: 7.5, timing: 45)
         #expect(!triple.candidateDimensions.contains(Self.side), "\(triple.candidateDimensions)")
         var found: [Decoded] = []
-        let trial = Trial(scanner: ZBarScanner(), pass: "grid", isOver: { false }, report: { found += $0 })
+        let trial = Trial(scanner: ZBarScanner(), pass: .grid, isOver: { false }, report: { found += $0 })
         #expect(GridPass.decode(triple, in: image, trial))
         #expect(found.map(\.text) == [F.payload])
     }
