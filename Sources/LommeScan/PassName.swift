@@ -3,21 +3,21 @@ import LommeCore
 /// A scanner pass's one identity. The raw value is the name `--passes`, `bench/scan --matrix`
 /// and the benchmark's output use; the cases are in the catalogue's order.
 package enum PassName: String, CaseIterable, Sendable, CustomStringConvertible {
-    case plain = "plain"
-    case up2 = "up2"
-    case up3 = "up3"
-    case inverted = "inverted"
-    case adaptive = "adaptive"
+    case plain
+    case up2
+    case up3
+    case inverted
+    case adaptive
     case adaptiveInv = "adaptive-inv"
     case sharpenedInv = "sharpened-inv"
-    case grid = "grid"
+    case grid
     case gridInv = "grid-inv"
     case gridFine = "grid-fine"
     case gridFineInv = "grid-fine-inv"
     case regionsBin = "regions-bin"
     case gridUnlined = "grid-unlined"
     case gridUnlinedInv = "grid-unlined-inv"
-    case normalized = "normalized"
+    case normalized
 
     package var description: String { rawValue }
 

@@ -11,13 +11,26 @@ package enum ConfigSource: Sendable, Equatable {
 
     static let key = "source"
 
+    /// The kinds' names in the vault and in `status --json`, each written here only.
+    private enum Kind: String {
+        case sealed, plain, local
+    }
+
+    private var kind: Kind {
+        switch self {
+        case .sealed: .sealed
+        case .plain: .plain
+        case .local: .local
+        }
+    }
+
     init?(json: JSON) {
-        switch json["kind"]?.stringValue {
-        case "plain"?:
+        switch json["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) {
+        case .plain?:
             self = .plain
-        case "local"?:
+        case .local?:
             self = .local
-        case "sealed"?:
+        case .sealed?:
             guard let hex = json["issuer"]?.stringValue, let key = Sodium.unhex(hex), key.count == PublicKeyCrypto.signPublicKeySize else {
                 return nil
             }
@@ -27,12 +40,12 @@ package enum ConfigSource: Sendable, Equatable {
         }
     }
 
-    var json: JSON {
-        switch self {
-        case .plain: .object([JSON.Member("kind", .string("plain"))])
-        case .local: .object([JSON.Member("kind", .string("local"))])
-        case .sealed(let issuer): .object([JSON.Member("kind", .string("sealed")), JSON.Member("issuer", .string(Sodium.hex(issuer)))])
-        }
+    var json: JSON { object(issuer: Sodium.hex) }
+
+    private func object(issuer text: ([UInt8]) -> String) -> JSON {
+        var members = [JSON.Member("kind", .string(kind.rawValue))]
+        if case .sealed(let issuer) = self { members.append(JSON.Member("issuer", .string(text(issuer)))) }
+        return .object(members)
     }
 
     /// How `status` says it.
@@ -45,11 +58,5 @@ package enum ConfigSource: Sendable, Equatable {
     }
 
     /// For `status --json`: `plain`, or `sealed` with the issuer's fingerprint.
-    package var statusJSON: JSON {
-        switch self {
-        case .plain: .object([JSON.Member("kind", .string("plain"))])
-        case .local: .object([JSON.Member("kind", .string("local"))])
-        case .sealed(let issuer): .object([JSON.Member("kind", .string("sealed")), JSON.Member("issuer", .string(Fingerprint.of(issuer)))])
-        }
-    }
+    package var statusJSON: JSON { object(issuer: { Fingerprint.of($0) }) }
 }
