@@ -23,10 +23,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             _ = try? envelope.open(with: device, now: envelope.issued)
         }
     } else {
-        let header = [Envelope.version] + [UInt8](repeating: 0, count: Envelope.headerSize - 1)
-        for checksums in [false, true] {
-            if let content = try? SealedContent(rest, header: header, recipient: device.publicKey.bytes, checksums: checksums) {
-                _ = content.config.summaryLines
+        // Every version a code may carry (a version 2 code has no household key or vouch).
+        for version in Envelope.readableVersions {
+            let header = [version] + [UInt8](repeating: 0, count: Envelope.headerSize - 1)
+            for checksums in [false, true] {
+                if let content = try? SealedContent(rest, version: version, header: header, recipient: device.publicKey.bytes, checksums: checksums) {
+                    _ = content.config.summaryLines
+                }
             }
         }
         // The packed config alone, as CompactConfig reads it after the signature.
