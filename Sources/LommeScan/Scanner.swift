@@ -11,7 +11,8 @@ package struct ScanOptions: Sendable {
     package var deadline: Duration?
     /// The clock the deadline is measured on: the machine's own unless a test gives its own.
     package var clock = ScanClock.continuous
-    /// Run passes on two threads (each with its own zbar scanner).
+    /// Run passes on two threads (each with its own zbar scanner), for a picture bigger than
+    /// `Scanner.oneWorkerUpTo`.
     package var parallel: Bool
     /// Skip the passes whose view shows no finder pattern (`Evidence`); off to measure
     /// what each pass can do alone.
@@ -103,10 +104,11 @@ package enum Scanner {
     static let workers = 2
 
     /// A picture up to this long side (those the tripled view is for; a camera's frame is
-    /// bigger) runs its first pass alone before the two workers start: plain reads most small
-    /// photos in a millisecond or two, and the grid pass started beside it did work it then
-    /// threw away (bench/make-small's tune half: 10 % less CPU, the same reads).
-    static let firstAloneUpTo = Pass.tripledUpTo
+    /// bigger) is scanned by one worker: plain reads most small photos in a millisecond or
+    /// two and the grid pass most of the rest, and the passes a second worker ran beside
+    /// them (the grid, the enlarged views) were work thrown away. On bench/make-small's tune
+    /// half: a third less CPU, the same reads, and under load no slower.
+    static let oneWorkerUpTo = Pass.tripledUpTo
 
     /// All pass names known to the pipeline (for benchmarks).
     package static var allPassNames: [String] { Pass.catalogue.map(\.name) }
@@ -217,16 +219,7 @@ package enum Scanner {
         let clock = options.clock
         let end = options.deadline.map { clock.now() + $0 }
         let state = SearchState()
-        if options.parallel && passes.count > 1 && options.mandatory > 0 && subject.fullLongSide <= firstAloneUpTo {
-            worker(subject, Array(passes.prefix(1)), options: options, state: state, end: end, clock: clock) { decoded in
-                state.report(decoded)
-            }
-            if state.judge(accept) {
-                state.stop()
-                return state
-            }
-        }
-        if options.parallel && passes.count > 1 {
+        if options.parallel && passes.count > 1 && subject.fullLongSide > oneWorkerUpTo {
             // `accept` is not Sendable: the workers report decodes and signal `news`, and only
             // this thread judges them; each worker signals once more when it is done.
             let news = DispatchSemaphore(value: 0)
