@@ -60,19 +60,35 @@ extension GrayImage {
             wx[x] = Int(((sx - Double(x0[x])) * 256).rounded())
         }
         let w = width, h = height
+        let x1 = x0.map { min($0 + 1, w - 1) }
+        // Each source row interpolated across once, for every output row it serves (an
+        // enlarged view's rows share their source rows two or three at a time).
+        var across = [[Int]](repeating: [], count: 2), acrossRow = [-1, -1]
         pixels.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
+                func interpolated(_ row: Int, into slot: Int) {
+                    if acrossRow[slot] == row { return }
+                    if acrossRow[1 - slot] == row { across[slot] = across[1 - slot]; acrossRow[slot] = row; return }
+                    let start = row * w
+                    across[slot] = (0..<newWidth).map { x in
+                        Int(source[start + x0[x]]) * (256 - wx[x]) + Int(source[start + x1[x]]) * wx[x]
+                    }
+                    acrossRow[slot] = row
+                }
                 for y in 0..<newHeight {
                     let sy = max(0, min(Double(h - 1), (Double(y) + 0.5) * scaleY - 0.5))
                     let y0 = min(Int(sy), max(0, h - 2))
                     let y1 = min(y0 + 1, h - 1)
                     let wy = Int(((sy - Double(y0)) * 256).rounded())
-                    let row0 = y0 * w, row1 = y1 * w, outRow = y * newWidth
-                    for x in 0..<newWidth {
-                        let a = x0[x], b = min(a + 1, w - 1), fx = wx[x]
-                        let top = Int(source[row0 + a]) * (256 - fx) + Int(source[row0 + b]) * fx
-                        let bottom = Int(source[row1 + a]) * (256 - fx) + Int(source[row1 + b]) * fx
-                        target[outRow + x] = UInt8((top * (256 - wy) + bottom * wy + 32768) >> 16)
+                    interpolated(y0, into: 0)
+                    interpolated(y1, into: 1)
+                    let outRow = y * newWidth
+                    across[0].withUnsafeBufferPointer { top in
+                        across[1].withUnsafeBufferPointer { bottom in
+                            for x in 0..<newWidth {
+                                target[outRow + x] = UInt8((top[x] * (256 - wy) + bottom[x] * wy + 32768) >> 16)
+                            }
+                        }
                     }
                 }
             }

@@ -9,7 +9,8 @@ package struct ScanOptions: Sendable {
     package var deadline: Duration?
     /// The clock the deadline is measured on: the machine's own unless a test gives its own.
     package var clock = ScanClock.continuous
-    /// Run passes on two threads (each with its own zbar scanner).
+    /// Run passes on two threads (each with its own zbar scanner), for a picture bigger than
+    /// `Scanner.oneWorkerUpTo`.
     package var parallel: Bool
     /// Skip the passes whose view shows no finder pattern (`Evidence`).
     package var gated = true
@@ -98,6 +99,11 @@ package enum Scanner {
     /// The passes of a photo's plan, as the catalogue has them.
     static let pipeline: [Pass] = ScanPlan.photo.passes.compactMap(Pass.named)
 
+    /// A picture up to this long side (a camera's frame is bigger) is scanned by one worker:
+    /// plain or the grid pass reads most small photos in a few milliseconds, and what a second
+    /// worker ran beside them was thrown away (docs/scanner.md, "Small pictures").
+    static let oneWorkerUpTo = Pass.tripledUpTo
+
     /// Decodes every distinct QR payload in `image`; may return [].
     package static func scan(image: GrayImage, options: ScanOptions = .init(),
                             accept: (Decoded) -> Bool = { _ in false }) -> [Decoded] {
@@ -152,7 +158,7 @@ package enum Scanner {
         let clock = options.clock
         let end = options.deadline.map { clock.now() + $0 }
         let state = SearchState()
-        if options.parallel && passes.count > 1 {
+        if options.parallel && passes.count > 1 && subject.fullLongSide > oneWorkerUpTo {
             // `accept` is not Sendable: the workers report decodes and signal `news`, and only
             // this thread judges them; each worker signals once more when it is done.
             let news = DispatchSemaphore(value: 0)

@@ -18,9 +18,13 @@ import Synchronization
 // ScanPlan.frame.mandatory whatever the budget: a frame order a round compares;
 // --frame-budget MS: as it scans a frame with this budget; --frame-mandatory N: its first N
 // passes whatever the budget),
-// --deadline MS, --passes a,b,c (with --matrix: only these),
+// --deadline MS, --no-deadline (every pass runs however long it takes: bench/scan --write-table,
+// whose counts must not depend on the machine's speed), --passes a,b,c (with --matrix: only these),
 // --accept-prefix TEXT
-// (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted).
+// (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted),
+// --expected (each stdin line is PATH \t HEX of UTF-8 text: only a decode whose text is exactly that is accepted, as
+// Tests/LommeScanTests/ExpectedReadsTests.swift accepts; an empty HEX accepts none; each line then
+// has "read" or "missed" after the time).
 // Paths come from the arguments, or one per line on stdin.
 //
 // For bench/camera, `lomme-bench --camera [--unpaced] [--budget MS] [--accept-none] [--every-line|--every-other-line] [--passes a,b|--pipeline|--one-order] [--pass-times] CLIP...` plays each clip
@@ -40,6 +44,9 @@ var everyLine = false, frame = false, oddFrame = false, passTimes = false, frame
 var frameBudget: Duration? = nil, frameMandatory: Int? = nil
 var matrix = false, parallel = true, gated = true, deadline: Duration? = Scanner.defaultDeadline, passes: [PassName]? = nil, prefixes: [String]? = [""]
 var paths: [String] = []
+var expectedMode = false
+/// With --expected, the bytes each path must decode to (none accepted for an empty one).
+var expected: [String: [UInt8]] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -60,6 +67,8 @@ while let argument = arguments.popFirst() {
     case "--pass-times": passTimes = true
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = passNames(arguments.popFirst())
+    case "--no-deadline": deadline = nil
+    case "--expected": expectedMode = true
     case "--accept-prefix":
         // Repeatable: a decode starting with any of the prefixes is accepted.
         if prefixes == [""] { prefixes = [] }
@@ -96,7 +105,17 @@ func passTimeLine(_ pass: PassName, _ outcome: PassOutcome, _ time: Duration, si
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 if paths.isEmpty {
-    while let line = readLine() { if !line.isEmpty { paths.append(line) } }
+    while let line = readLine() {
+        if line.isEmpty { continue }
+        guard expectedMode else { paths.append(line); continue }
+        let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(fields[0])
+        let digits: [UInt8] = fields.count > 1 ? Array(fields[1].utf8) : []
+        paths.append(path)
+        expected[path] = stride(from: 0, to: digits.count - 1, by: 2).map { at in
+            UInt8(String(decoding: digits[at...at + 1], as: UTF8.self), radix: 16) ?? 0
+        }
+    }
 }
 
 /// The passes named in `list` (`a,b,c`), checked before any picture is read: an unknown pass
@@ -144,9 +163,19 @@ for path in paths {
         var found: [Decoded] = []
         let elapsed = clock.measure {
             scanStart.withLock { $0 = .now }
-            found = (try? Scanner.scan(path: path, options: chosen, accept: accept)) ?? []
+            if expectedMode {
+                let wanted = expected[path].map { String(decoding: $0, as: UTF8.self) } ?? ""
+                found = (try? Scanner.scan(path: path, options: chosen, accept: { !wanted.isEmpty && $0.text == wanted })) ?? []
+            } else {
+                found = (try? Scanner.scan(path: path, options: chosen, accept: accept)) ?? []
+            }
         }
-        print(([path, String(format: milliseconds(elapsed))] + found.map { "\($0.pass):\(hex($0.bytes))" }).joined(separator: "\t"))
+        // With --expected, a field after the time says whether the expected text was read ("read"; no
+        // text expected: whether anything was decoded) as the scanner gives text (QRText.decode).
+        let verdict = expectedMode ? [found.contains { $0.text == String(decoding: expected[path] ?? [], as: UTF8.self) }
+            || (expected[path] ?? []).isEmpty && !found.isEmpty ? "read" : "missed"] : []
+        print(([path, String(format: milliseconds(elapsed))] + verdict + found.map { "\($0.pass):\(hex($0.bytes))" })
+            .joined(separator: "\t"))
     }
 }
 
