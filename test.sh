@@ -25,20 +25,38 @@ step() {
 import_check=(--explicit-target-dependency-import-check error)
 step check-imports Tests/scripts/check-imports
 step build swift build "${import_check[@]}"
+# While the tests run (they wait on programs and terminals much of the time), the builds the
+# later steps need are made beside them, each in its own scratch folder so that SwiftPM's
+# lock on .build does not make one wait for the other: the import probe's copy, the release
+# build the Debian package is made from (packaging/deb/README.md) and the fuzz targets. No
+# test's verdict depends on how fast it runs, so this load changes nothing but the time.
+logs=.build/test-logs
+mkdir -p "$logs"
+fuzz_seconds="${LOMME_FUZZ_SECONDS:-30}"
+(
+  set -e
+  step forbidden-import-probe Tests/scripts/forbidden-import-probe
+  begun=$SECONDS
+  packaging/deb/build --scratch-path .build-deb --output .build/deb > "$logs/deb-path"
+  echo "test.sh: deb build took $((SECONDS - begun)) s (total $((SECONDS - started)) s)" >&2
+  if [ "$fuzz_seconds" -gt 0 ]; then step "fuzz build" fuzz/run --build-only; fi
+) > "$logs/beside-the-tests.log" 2>&1 &
+beside=$!
 step "swift test" swift test "${import_check[@]}"
-step forbidden-import-probe Tests/scripts/forbidden-import-probe
 # Every planted bug of bench/mutants.toml still finds the code it changes (the mutation run
 # itself is long and run by hand: bench/mutate).
 step "mutate --check" bench/mutate --check
 # The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
 step readme-tour Tests/scripts/readme-tour
-# The Debian package from the release build install.sh makes, installed into an empty root
-# and run there, then lintian (packaging/deb/README.md).
-begun=$SECONDS
-deb="$(packaging/deb/build --output .build/deb)"
-echo "test.sh: deb build took $((SECONDS - begun)) s" >&2
-step "deb check" packaging/deb/check "$deb"
-fuzz_seconds="${LOMME_FUZZ_SECONDS:-30}"
+if ! wait "$beside"; then
+  cat "$logs/beside-the-tests.log" >&2
+  echo "test.sh: a step run beside the tests failed (its output is above, and in $logs/beside-the-tests.log)" >&2
+  exit 1
+fi
+grep -E "^(test.sh|forbidden-import-probe):" "$logs/beside-the-tests.log" >&2 || true
+# The Debian package, installed into an empty root and run there, then lintian.
+step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"
+# Each libFuzzer target for a while (LOMME_FUZZ_SECONDS; 0 skips).
 if [ "$fuzz_seconds" -gt 0 ]; then
   step fuzz fuzz/run --seconds "$fuzz_seconds" --jobs 2
 fi
