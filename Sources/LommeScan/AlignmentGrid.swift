@@ -1,7 +1,6 @@
 import LommeImages
 
-/// A map for a code of version 7 or more, which holds a grid of alignment patterns (every 16–28
-/// modules) rather than one.
+/// A map for a code of version 7 up, which holds a grid of alignment patterns (every 16–28 modules).
 struct AlignmentGrid {
     /// The module coordinates of the grid's rows and columns (the patterns' centres).
     let lines: [Double]
@@ -61,8 +60,7 @@ struct AlignmentGrid {
         let patterns = (n + 1) * (n + 1) - 3
         let found = at.compactMap { $0 }.count - 3
         guard Double(found) >= leastFoundShare * Double(patterns) else { return nil }
-        // A gap: where the lines through the two nearest found patterns in its row and in its
-        // column cross, searched again there.
+        // A gap: searched again where the lines through the two nearest found patterns in its row and column cross.
         for y in 0...n {
             for x in 0...n where at[y * (n + 1) + x] == nil {
                 let row = nearestTwo(along: x, n) { at[y * (n + 1) + $0] }
@@ -79,8 +77,7 @@ struct AlignmentGrid {
                                     to: [map.map(c, c), map.map(d - c, c), map.map(c, d - c), corner]) {
             fallback = through
         }
-        // The cells at the finders are pinned at the finders' centres, which are known exactly,
-        // rather than at the grid's corner in each (3 modules further in, as the map has it).
+        // The finders' cells are pinned at their centres, known exactly, not at the grid's corner 3 modules in.
         let finderNodes = [0: (c, c), n: (d - c, c), n * (n + 1): (c, d - c)]
         var cells: [Homography] = []
         for y in 0..<n {
@@ -97,8 +94,7 @@ struct AlignmentGrid {
         return AlignmentGrid(lines: lines, cells: cells)
     }
 
-    /// The two found points nearest index `i` along one row or column of the grid, the
-    /// nearer first (either side, the lower index first at equal distance).
+    /// The two found points nearest index `i` along one grid line, the nearer first (lower index first on ties).
     static func nearestTwo(along i: Int, _ n: Int, _ point: (Int) -> (x: Double, y: Double)?) -> [(x: Double, y: Double)] {
         var out: [(x: Double, y: Double)] = []
         for distance in 1...max(1, n) {

@@ -13,8 +13,7 @@ enum AlignmentSearch {
     static let stepsPerModule = 4
     /// Scores this close are equal, and the position nearer the prediction wins.
     static let equalScores = 1e-9
-    /// Positions round the best scoring at most this much less are one plateau, whose
-    /// middle is the pattern's centre.
+    /// Positions round the best scoring at most this much less are one plateau; its middle is the centre.
     static let plateauDrop = 0.02
 
     /// Module-space offsets of the 5×5 template and whether each is dark.
@@ -26,8 +25,7 @@ enum AlignmentSearch {
         return cells
     }()
 
-    /// The picture position of the alignment pattern whose centre `map` puts near module
-    /// coordinates `(u, v)`, searched within `radius` modules.
+    /// The picture position of the alignment pattern `map` puts near `(u, v)`, searched within `radius` modules.
     static func locate(in image: GrayImage, map: Homography, u: Double, v: Double, radius: Double) -> (x: Double, y: Double)? {
         let centre = map.map(u, v)
         let right = map.map(u + 1, v), down = map.map(u, v + 1)
@@ -36,8 +34,7 @@ enum AlignmentSearch {
                       down: (down.x - centre.x, down.y - centre.y), radius: radius)
     }
 
-    /// The same round a picture position, one module being `across` along the code's rows
-    /// and `down` along its columns there.
+    /// The same round a picture position, a module being `across` along the code's rows and `down` its columns.
     static func locate(in image: GrayImage, near centre: (x: Double, y: Double), across ex: (x: Double, y: Double),
                        down ey: (x: Double, y: Double), radius: Double) -> (x: Double, y: Double)? {
         guard (ex.x * ex.x + ex.y * ex.y) > smallestModuleSquared, (ey.x * ey.x + ey.y * ey.y) > smallestModuleSquared else { return nil }

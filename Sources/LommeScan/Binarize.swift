@@ -4,8 +4,7 @@ import LommeImages
 extension GrayImage {
     // MARK: Tuning
 
-    /// Adaptive threshold: a pixel is dark when this many grey levels below its window's
-    /// mean (JPEG and sensor noise on blank paper stay above it)…
+    /// Adaptive threshold: dark when this many grey levels below its window's mean (above JPEG and sensor noise)…
     static let adaptiveOffset = 3
     /// …and only in windows whose deviation is at least this: a flat area holds no edge.
     static let flatContrast = 3

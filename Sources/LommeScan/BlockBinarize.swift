@@ -20,8 +20,7 @@ extension GrayImage {
     /// A block whose darkest and lightest pixels differ by less than this holds no edge.
     static let blockContrast = 24
 
-    /// Blocks of this side (all but those cut by the picture's right or bottom edge) are read
-    /// and written eight pixels at a time.
+    /// Blocks of this side (all but those cut by the right or bottom edge) are read and written 8 pixels at a time.
     static let simdSide = 8
 
     /// The sum, darkest and lightest of the 8×8 pixels from `start`, rows `rowBytes` apart.

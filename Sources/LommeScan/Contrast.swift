@@ -9,11 +9,9 @@ extension GrayImage {
     static let normalizedSmallestSpread = 10
     static let normalizedGain = 64
 
-    /// Light and dark swapped: light-on-dark codes (phone screens in dark mode,
-    /// terminals) become the dark-on-light codes zbar looks for.
+    /// Light and dark swapped: light-on-dark codes (dark-mode screens, terminals) become what zbar looks for.
     func inverted() -> GrayImage {
-        // `~v` is 255 - v for a byte, without the overflow check that kept the loop from
-        // being vectorised (a 12 MP picture took 20 ms).
+        // `~v` is 255 - v for a byte, without the overflow check that kept the loop from being vectorised.
         var output = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
             output.withUnsafeMutableBufferPointer { out in

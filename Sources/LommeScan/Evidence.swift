@@ -7,8 +7,7 @@ enum Evidence: Sendable {
     /// Finder patterns in the working view, in either binarisation the grid pass uses.
     case finders
     case lightFinders
-    /// Light-on-dark finder patterns as `lightFinders`, and the one crossed by the most rows
-    /// crossed by at least as many as any dark-on-light one (`Pass.mostSightings`).
+    /// `lightFinders`, and a light finder crossed by at least as many rows as any dark one (`Pass.mostSightings`).
     case lightFindersLead
     /// The same in the full-resolution picture.
     case fineFinders
@@ -24,14 +23,12 @@ extension Pass {
     static let leastFinders = 1
     /// Light-on-dark finder patterns the negating passes need: a code's three corners.
     static let leastLightFinders = QRGeometry.finders
-    /// Rows that must cross a finder pattern of the negated view's block binarisation
-    /// (`workingNegatedBlockPatterns`).
+    /// Rows that must cross a finder of the negated view's block binarisation (`workingNegatedBlockPatterns`).
     static let negatedBlockSightings = 6
     /// The rows of the negated view's block binarisation searched.
     static let negatedBlockRowStep = 2
 
-    /// Finder patterns in the working view binarised with a window of 1/`divisor` of its
-    /// side, dark or light (made once per picture and shared with the grid pass).
+    /// Finder patterns, dark or light, in the working view binarised with a 1/`divisor` window (memoised).
     static func workingPatterns(_ s: ScanSubject, divisor: Int, inverted: Bool) -> [FinderPattern] {
         let both = workingPatternSets(s, divisor: divisor).first ?? ([], [])
         return inverted ? both.light : both.dark
@@ -53,8 +50,7 @@ extension Pass {
         }
     }
 
-    /// The working view binarised block by block (zxing's HybridBinarizer), for the negated grid
-    /// pass.
+    /// The working view binarised block by block (zxing's HybridBinarizer), for the negated grid pass.
     static func workingBlocks(_ s: ScanSubject) -> GrayImage? {
         s.memo("workingBlocks") { working(s)?.blockBinarized() }
     }
@@ -65,9 +61,8 @@ extension Pass {
         return inverted ? both.light : both.dark
     }
 
-    /// The same admitting finders up to `FinderSearch.steepCrossCheckScale` times taller or
-    /// wider than their module along the row (found in the same pass over the rows), for the
-    /// grid passes' last search: cells twice as tall as wide, blurred.
+    /// The same admitting finders up to `FinderSearch.steepCrossCheckScale` times taller or wider than their
+    /// module along the row, for the grid passes' last search: cells twice as tall as wide, blurred.
     static func workingBlockSteepPatterns(_ s: ScanSubject, inverted: Bool) -> [FinderPattern] {
         let sets = workingBlockPatternSets(s)
         guard sets.count > 1 else { return [] }
@@ -81,20 +76,17 @@ extension Pass {
         }
     }
 
-    /// The negated working view binarised block by block at the midrange of the blocks round
-    /// each (`BlockThreshold.midrange`), for the negated grid pass's last search: a glowing
-    /// finder's grey ring stays a module wide there.
+    /// The negated working view binarised block by block at the blocks' midrange (`BlockThreshold.midrange`),
+    /// for the negated grid pass's last search: a glowing finder's grey ring stays a module wide there.
     static func workingNegatedBlocks(_ s: ScanSubject) -> GrayImage? {
         s.memo("workingNegatedBlocks") { working(s).map { negated(s, "working", $0).blockBinarized(.midrange) } }
     }
 
-    /// Dark-on-light finder patterns in `workingNegatedBlocks` (light on dark in the picture)
-    /// crossed by at least `negatedBlockSightings` rows.
+    /// Finders dark in `workingNegatedBlocks` (light in the picture) crossed by `negatedBlockSightings` rows or more.
     static func workingNegatedBlockPatterns(_ s: ScanSubject) -> [FinderPattern] {
         s.memoPatterns("workingNegatedBlocks") {
             guard let binary = workingNegatedBlocks(s) else { return ([], []) }
-            // Every second row: a finder crossed by `negatedBlockSightings` rows or more is
-            // seen by half as many.
+            // Every second row: a finder crossed by `negatedBlockSightings` rows or more is seen by half as many.
             let step = negatedBlockRowStep
             let found = FinderSearch.patternsByPolarity(in: binary, scales: [FinderSearch.crossCheckScale], rowStep: step)
             return (found.first?.dark.filter { $0.hits * step >= negatedBlockSightings } ?? [], [])
@@ -113,8 +105,7 @@ extension Pass {
         return inverted ? light : dark
     }
 
-    /// The full-resolution picture (negated for light on dark), for pictures big enough for the
-    /// fine search (nil for smaller ones).
+    /// The full-resolution view (negated for light on dark), nil for pictures too small for the fine search.
     static func fineView(_ s: ScanSubject, inverted: Bool) -> GrayImage? {
         guard let side = fineSide(long: s.fullLongSide), let image = s.view(longSide: side) else { return nil }
         return inverted ? negated(s, "fine", image) : image
@@ -161,8 +152,7 @@ extension Pass {
         }
     }
 
-    /// The most rows any one finder pattern of the working view was crossed by, in either
-    /// window's search (usual and steep bound), light on dark or dark on light.
+    /// The most rows crossing one finder of the working view, in either window's search and bound, light or dark.
     static func mostSightings(_ s: ScanSubject, light: Bool) -> Int {
         [wideWindow, narrowWindow].flatMap {
             workingPatterns(s, divisor: $0, inverted: light) + workingSteepPatterns(s, divisor: $0, inverted: light)

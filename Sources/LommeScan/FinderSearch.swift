@@ -8,8 +8,7 @@ struct FinderPattern: Equatable {
     var module: Double
     /// How many scan lines confirmed it.
     var hits: Int
-    /// The narrower of its module widths along the row and down the column (averaged over its
-    /// sightings), when known.
+    /// The narrower of its module widths along the row and down the column (mean over sightings), if known.
     var narrowModule: Double? = nil
 
     /// `narrowModule`, or `module` when that is not known.
@@ -25,28 +24,23 @@ enum FinderSearch {
     static let runTolerance = 0.7
     /// The centre run's tolerance, as a share of three times `runTolerance`.
     static let centreTolerance = 0.8
-    /// The column cross-check follows each run up to this many expected modules (plus
-    /// `crossCheckSlack` pixels) before giving up: a finder's runs are one module, its
-    /// centre three; longer runs belong to something else.
+    /// The column cross-check follows each run up to this many expected modules (plus `crossCheckSlack` px):
+    /// a finder's runs are one module, its centre three; longer runs belong to something else.
     static let crossCheckReach = 5.0
     static let crossCheckSlack = 2
     /// The module down the column may be this factor wider or narrower than along the row.
     static let crossCheckScale = 1.6
-    /// The fine search's: a small code turned 40-60° away in a 12 MP photo has finders two
-    /// or three times wider than tall (in the working view that much lets in look-alikes
-    /// that crowd out the crops of the `regions` passes).
+    /// The fine search's: a small code turned 40-60° away in a 12 MP photo has finders 2-3 times wider than
+    /// tall (in the working view that lets in look-alikes that crowd out the `regions` crops).
     static let steepCrossCheckScale = 2.5
-    /// Sightings within this many modules of each other, of module sizes within
-    /// `sameScale`, are one finder (also for merging the patterns two windows found).
+    /// Sightings within this many modules, of modules within `sameScale`, are one finder (also two windows' finds).
     static let samePlace = 2.0
     static let sameScale = 1.5
-    /// A finder needs this many sightings, and at least `sightingsPerModule` per module of
-    /// its size (see `patterns(in:)`).
+    /// A finder needs this many sightings, and `sightingsPerModule` per module of its size (`patterns(in:)`).
     static let minimumSightings = 2
     static let sightingsPerModule = 0.5
 
-    /// Finder patterns in `image`, which should be binarised (0 and 255), whose module down the
-    /// column is within `scale` of the one along the row.
+    /// Finder patterns in `image` (binarised: 0 and 255) whose module down the column is within `scale` of the row's.
     static func patterns(in image: GrayImage, scale: Double = crossCheckScale, inverted: Bool = false) -> [FinderPattern] {
         let both = patternsByPolarity(in: image, scale: scale)
         return inverted ? both.light : both.dark
@@ -121,8 +115,7 @@ enum FinderSearch {
         return zip(dark, light).map { (confirmed($0), confirmed($1)) }
     }
 
-    /// Whether five run lengths may pass `ratioModule`, in whole numbers (the row search asks this
-    /// of every run, and most fail it).
+    /// Whether five run lengths may pass `ratioModule`, in whole numbers (asked of every run; most fail).
     @inline(__always)
     static func mayBeFinder(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) -> Bool {
         assert(runTolerance == 0.7 && centreTolerance == 0.8, "the whole-number bounds below are these tolerances")
@@ -140,8 +133,7 @@ enum FinderSearch {
     static func ratioModule(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) -> Double? {
         let total = r0 + r1 + r2 + r3 + r4
         guard total >= QRGeometry.finderSide else { return nil }
-        // Most runs fail already the test below multiplied through by 7 (made a hair looser
-        // for rounding): no division for them.
+        // Most runs fail already the test below multiplied through by 7 (a hair looser for rounding): no division.
         let loose = Double(total) * (1 + 1e-9)
         @inline(__always) func outerFar(_ r: Int) -> Bool { Double(abs(7 * r - total)) > runTolerance * loose }
         guard !outerFar(r0), !outerFar(r1), !outerFar(r3), !outerFar(r4),
@@ -180,8 +172,7 @@ enum FinderSearch {
 
 }
 
-/// The finder patterns seen so far, each sighting merged into a pattern at the same place and
-/// scale, found through a coarse grid of cells.
+/// The finder patterns seen so far, each sighting merged into one at the same place and scale (by grid cell).
 struct Sightings {
     private(set) var patterns: [FinderPattern] = []
     /// Indices into `patterns` by cell.

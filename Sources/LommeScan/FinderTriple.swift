@@ -6,8 +6,7 @@ struct FinderTriple {
     var topLeft: (x: Double, y: Double)
     var topRight: (x: Double, y: Double)
     var bottomLeft: (x: Double, y: Double)
-    /// Module width along the top edge and along the left edge, in pixels (they differ for
-    /// perspective and for terminal cells taller than wide).
+    /// Module width along the top and left edges in pixels (they differ for perspective and tall terminal cells).
     var moduleAcross: Double
     var moduleDown: Double
     /// The code's side in modules counted along its timing patterns, when they could be read.
@@ -63,8 +62,7 @@ struct FinderTriple {
         return Self.snapped(Int(((across + down) / 2).rounded()) + QRGeometry.finderSide)
     }
 
-    /// The same from the finders' own module widths (their 1:1:3:1:1 runs) rather than the
-    /// widths measured along the legs, which blur and glare can stretch.
+    /// The same from the finders' own module widths rather than the legs', which blur and glare can stretch.
     var finderEstimatedDimension: Int? {
         guard let m = finderModules, m.count == QRGeometry.finders, m.allSatisfy({ $0 > 0 }) else { return nil }
         let across = distance(topLeft, topRight) / ((m[0] + m[1]) / 2)
@@ -92,8 +90,7 @@ struct FinderTriple {
         if let f = finderEstimatedDimension, abs(f - d) > step {
             candidates += [f, f + step, f - step].filter { !candidates.contains($0) }
         }
-        // Counting the timing modules beats dividing distances when perspective makes the
-        // finders' module widths differ.
+        // Counting timing modules beats dividing distances when perspective makes finders' module widths differ.
         if let t = timingDimension {
             candidates.removeAll { $0 == t }
             candidates.insert(t, at: 0)
@@ -101,9 +98,8 @@ struct FinderTriple {
         return candidates.filter { $0 >= QRGeometry.smallestSide && $0 <= QRGeometry.largestSide }
     }
 
-    /// Counts the dark modules of the timing pattern between two finders: the line 2.5
-    /// modules in from their centres runs along the finders' edge rows and the timing row,
-    /// dark runs 2 + (dimension − 15) / 2.
+    /// Counts the dark modules of the timing pattern between two finders along the line 2.5 modules in from
+    /// their centres (the finders' edge rows and the timing row): 2 + (dimension − 15) / 2 dark runs.
     static func timingDimension(in image: GrayImage, from a: (x: Double, y: Double), _ moduleA: Double,
                                 to b: (x: Double, y: Double), _ moduleB: Double,
                                 inward: (x: Double, y: Double)) -> Int? {
@@ -228,8 +224,7 @@ extension FinderSearch {
     /// A side this much longer than the next is the diagonal for sure.
     static let sureDiagonal = 1.1
 
-    /// `corners` at the corner opposite the longest side (the diagonal), and at the one
-    /// opposite the next longest when the two are near in length (`sureDiagonal`).
+    /// `corners` at the corner opposite the longest side, and at the next longest's when near (`sureDiagonal`).
     static func cornerChoices(_ p: [FinderPattern])
         -> [(corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)] {
         let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
@@ -239,9 +234,8 @@ extension FinderSearch {
         return choices
     }
 
-    /// Three patterns as a code's corners, `p[corner]` the top-left, when they can be
-    /// (similar module sizes, legs of similar length at roughly a right angle, neither too
-    /// short nor too long): that corner, the other two, the legs' cosine and length ratio.
+    /// Three patterns as a code's corners, `p[corner]` the top-left, when they can be (within the bounds above):
+    /// that corner, the other two, the legs' cosine and length ratio.
     static func corners(_ p: [FinderPattern], at corner: Int)
         -> (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)? {
         let modules = p.map(\.module)

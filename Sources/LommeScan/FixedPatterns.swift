@@ -27,8 +27,7 @@ enum FixedPatterns {
         }
     }
 
-    /// Each finder's 8×8 corner block (7×7 pattern and its separator), from the code's corner
-    /// inward: the grid it is in, where the corner is, and which way is inward.
+    /// Each finder's 8×8 corner block (pattern and separator) from the code's corner: grid, corner, inward steps.
     private static func agreement(_ blocks: [(grid: GrayImage, row: Int, column: Int, rowStep: Int, columnStep: Int)])
         -> (agreeing: Int, share: Double) {
         let side = QRGeometry.finderSide

@@ -4,20 +4,15 @@ import Synchronization
 /// The grid-sampler passes: finder patterns in the binarised working view (or, for the fine passes,
 /// the whole full-resolution picture), grouped into triples.
 enum GridPass {
-    /// Pixels a module should have in the picture sampled from (a finer view when the
-    /// working view is coarser than this).
+    /// Pixels a module should have in the picture sampled from (else a finer view is sampled).
     static let minimumModule = 3.0
-    /// A triple's corners must sample at least this share of the finder patterns' modules
-    /// right through the first guess at a size before zbar is asked to read it (chance is about half).
+    /// The share of finder modules a triple's corners must sample right at a size before zbar tries it (chance: ½).
     static let leastFinderAgreement = 0.7
-    /// The bent maps (`MeshWarp`) are tried at a size only when its map samples the corners this
-    /// well.
+    /// The bent maps (`MeshWarp`) are tried at a size only when its map samples the corners this well.
     static let leastBendableAgreement = 0.9
-    /// The alignment-pattern grid (`AlignmentGrid`, versions 7 up) is tried at a size whose map
-    /// samples the corners this well.
+    /// The alignment-pattern grid (`AlignmentGrid`) is tried at a size whose map samples the corners this well…
     static let leastGriddedAgreement = 0.8
-    /// …and only at the first this many sizes whose corners sample as finder patterns (in the order
-    /// tried, the likeliest first).
+    /// …and only at the first this many sizes whose corners sample as finders (the likeliest first).
     static let griddedSizes = 1
     /// The bent maps in the order tried, each the costliest step of a triple that does not read.
     static let meshes: [MeshWarp.Fit] = [.grown, .fitted]
@@ -44,8 +39,7 @@ enum GridPass {
         } ?? false
     }
 
-    /// The finder-pattern searches of the working view the grid pass takes its triples from, in
-    /// order, each a binarised view and the patterns found in it.
+    /// The grid pass's finder-pattern searches, in order, each a binarised working view and its patterns.
     static func searches(_ s: ScanSubject, inverted: Bool) -> [() -> (GrayImage, [FinderPattern])] {
         guard let image = Pass.working(s) else { return [] }
         let grey = inverted ? Pass.negated(s, "working", image) : image
@@ -132,8 +126,7 @@ enum GridPass {
         return Double(agreeing) / all
     }
 
-    /// Hands `body` each triple of the searches in turn, a place once (a triple whose corners are
-    /// all near those of one handed over before is left out), with the picture to sample it from.
+    /// Hands `body` each triple of the searches, each place once, with the picture to sample it from.
     static func forEachCandidate(_ s: ScanSubject, inverted: Bool, searches limit: Int = .max,
                                  cursor: CandidateCursor = CandidateCursor(), until over: () -> Bool,
                                  _ body: (Candidate) -> Void) {
@@ -165,8 +158,7 @@ enum GridPass {
         }
     }
 
-    /// The fine search keeps the finder patterns whose modules would be under this many pixels in
-    /// the working view.
+    /// The fine search keeps finder patterns whose modules would be under this many pixels in the working view.
     static let fineModuleLimit = 4.0
     /// The fine search runs on pictures at least this many times the working view's size…
     static let fineFrom = 2.0
@@ -231,8 +223,7 @@ enum GridPass {
         return false
     }
 
-    /// Whether the alignment-pattern grid is located at the `size`-th size tried whose corners
-    /// sampled as finder patterns (from 1), whose flat map samples them `agreement` right.
+    /// Whether to locate the alignment grid at the `size`-th size whose corners passed (from 1), its map `agreement` right.
     static func griddable(size: Int, agreement: Double) -> Bool {
         size <= griddedSizes && agreement >= leastGriddedAgreement
     }
@@ -261,8 +252,7 @@ final class CandidateCursor: Sendable {
     }
     private let place = Mutex(Place())
 
-    /// The next triple of a place not handed out before, and how many were handed out with it (its
-    /// number, from 1: the key its corner samples are kept under).
+    /// The next triple of a place not handed out before, and its number from 1 (the key of its corner samples).
     func next(searches count: Int, until over: () -> Bool, triples: (Int) -> [FinderTriple]) -> (FinderTriple, Int)? {
         var search = place.withLock { $0.search }
         while search < count {

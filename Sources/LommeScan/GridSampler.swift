@@ -1,7 +1,6 @@
 import LommeImages
 
-/// Reading a code module by module through a perspective map and drawing it again clean, square, 3
-/// pixels a module with a quiet zone, for zbar to decode.
+/// Reading a code module by module through a map and redrawing it clean and square for zbar (`render`).
 enum GridSampler {
     // MARK: Tuning
 
@@ -17,20 +16,17 @@ enum GridSampler {
     static let smallestAlignmentSearch = 4.0
     static let largestAlignmentSearch = 8.0
 
-    /// Mean grey around the centre of every module of a `dimension`² code whose module
-    /// coordinates `map` takes to `image` (3×3 points within the middle of each module).
+    /// Mean grey round the centre of every module of a `dimension`² code that `map` places in `image`.
     static func sample(_ image: GrayImage, map: Homography, dimension: Int) -> GrayImage {
         sample(image, dimension: dimension) { map.map($0, $1) }
     }
 
-    /// Modules from each of the three finder corners that `FixedPatterns.finderAgreement` of
-    /// a `localGrid` depends on: the finder's 8×8 block and the grid window beyond it.
+    /// Modules from each finder corner a `localGrid`'s finder agreement reads: its 8×8 block and the window beyond.
     static let cornerReach = QRGeometry.finderSide + 1 + gridWindow
 
-    /// The finder corner `corner` of a `dimension`-module code that `map` places in `image`,
-    /// `cornerReach` modules square, each module read at its centre and thresholded as
-    /// `localGrid` thresholds a whole sample: where `FixedPatterns.agreeing` looks, the same
-    /// modules as the whole code sampled, at a fraction of the work (the size test's sample).
+    /// The finder corner `corner` of a `dimension`-module code that `map` places in `image`, `cornerReach`
+    /// modules square, each module read at its centre and thresholded as `localGrid` would: the modules
+    /// `FixedPatterns.agreeing` reads, the same as a whole sample's, at a fraction of the work.
     static func cornerGrid(_ image: GrayImage, map: Homography, dimension: Int, _ corner: QRGeometry.FinderCorner) -> GrayImage {
         let reach = min(cornerReach, dimension), far = dimension - reach
         let (top, left) = switch corner {
@@ -50,8 +46,7 @@ enum GridSampler {
         return localGrid(GrayImage(width: reach, height: reach, pixels: values))
     }
 
-    /// `sample` through any map from module coordinates to the picture (a `MeshWarp`, the
-    /// alignment-pattern grid's cells).
+    /// `sample` through any map from module coordinates to the picture (a `MeshWarp`, an `AlignmentGrid`).
     static func sample(_ image: GrayImage, dimension: Int, point: (Double, Double) -> (x: Double, y: Double)) -> GrayImage {
         var values = [UInt8](repeating: 255, count: dimension * dimension)
         image.pixels.withUnsafeBufferPointer { px in
@@ -68,8 +63,7 @@ enum GridSampler {
     /// The points each module's grey is the mean of, either way of its centre (in modules).
     static let sampleOffsets = [-sampleOffset, 0.0, sampleOffset]
 
-    /// The mean grey of the 3×3 points round the centre of module (`row`, `column`), which
-    /// `point` takes to the picture.
+    /// The mean grey of the 3×3 points round the centre of module (`row`, `column`), which `point` places.
     @inline(__always)
     static func module(_ px: UnsafeBufferPointer<UInt8>, _ w: Int, _ h: Int, row: Int, column: Int,
                        point: (Double, Double) -> (x: Double, y: Double)) -> Double {

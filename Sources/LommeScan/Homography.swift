@@ -7,8 +7,7 @@ struct Homography: Equatable {
     /// A pivot smaller than this means the points are (nearly) on one line: no map.
     static let singularPivot = 1e-10
 
-    /// The map taking each of four `from` points to the `to` point at the same index, or nil
-    /// when three of the points are (nearly) on one line.
+    /// The map taking each of four `from` points to the `to` at its index; nil when three are (nearly) in line.
     init?(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
         guard from.count == 4, to.count == 4 else { return nil }
         // Eight equations in the eight unknowns h0…h7 (h8 = 1).

@@ -1,7 +1,6 @@
 import LommeImages
 
-/// Means and spreads over a square window around every pixel, the common ground of adaptive
-/// binarisation, local contrast normalisation and sharpening.
+/// Means and spreads over a square window round every pixel: for adaptive binarisation, normalisation, sharpening.
 struct LocalStats {
     /// The largest window radius: the running sums of squares overflow `UInt32` beyond it.
     static let maximumRadius = 100
@@ -11,8 +10,7 @@ struct LocalStats {
     /// Standard deviation of the window around each pixel.
     var deviation: [UInt8]
 
-    /// The deviation of a window from its mean of squares less its squared mean (both whole grey
-    /// levels, so the difference is a whole number up to 255²).
+    /// Whole square roots: a window's deviation from its mean of squares less its squared mean (whole, ≤ 255²).
     static let squareRoots: [UInt8] = (0...255 * 255).map { UInt8(min(255, Double($0).squareRoot())) }
 
     /// Mean and deviation in one sweep down the picture.
@@ -32,8 +30,7 @@ struct LocalStats {
         self.deviation = deviation
     }
 
-    /// Box mean alone (rounded), edge pixels repeated beyond the border so that every window
-    /// has the same area.
+    /// Box mean alone (rounded), edge pixels repeated beyond the border so every window has the same area.
     static func boxMean(_ image: GrayImage, radius: Int) -> [UInt8] {
         var mean = [UInt8](repeating: 0, count: image.pixels.count)
         mean.withUnsafeMutableBufferPointer { out in
@@ -93,8 +90,7 @@ struct LocalStats {
         let leastVariance: Int
         static var spread: Bool { true }
         @inline(__always) mutating func put(_ index: Int, mean m: UInt32, variance: Int) {
-            // Without a branch: on a noisy picture which way a pixel goes is a coin toss, and
-            // a mispredicted branch per such pixel cost more than the comparisons.
+            // Without a branch: on a noisy picture a pixel's side is a coin toss, and mispredictions cost more.
             let spread = variance >= leastVariance ? 1 : 0, dark = Int(pixels[index]) < Int(m) - offset ? 1 : 0
             output[index] = UInt8(truncatingIfNeeded: 255 &- 255 &* (spread & dark))
         }

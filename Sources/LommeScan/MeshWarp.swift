@@ -1,7 +1,6 @@
 import LommeImages
 
-/// Local corrections to a perspective map (or to the alignment-pattern grid's maps), for codes on
-/// bent surfaces (fabric, a curved can).
+/// Local corrections to a perspective map (or the alignment grid's), for codes on bent surfaces (fabric, a can).
 struct MeshWarp {
     let map: ModuleMap
     /// Modules between control points.
@@ -108,8 +107,7 @@ struct MeshWarp {
         return spread / count
     }
 
-    /// How clearly the modules `rows` × `columns` sample dark or light through `map` moved by
-    /// (`ou`, `ov`) modules.
+    /// How clearly the modules `rows` × `columns` sample dark or light through `map` moved by (`ou`, `ov`).
     @inline(__always)
     static func clarity(_ px: UnsafeBufferPointer<UInt8>, _ image: GrayImage, _ map: ModuleMap,
                         rows: ClosedRange<Int>, columns: ClosedRange<Int>, _ ou: Double, _ ov: Double,
@@ -148,8 +146,7 @@ struct MeshWarp {
 }
 
 extension MeshWarp {
-    /// The mesh grown outward from the finder patterns, for codes bent further than `fitted` can
-    /// follow.
+    /// The mesh grown outward from the finder patterns, for codes bent further than `fitted` can follow.
     static func grown(to image: GrayImage, map: ModuleMap, dimension: Int) -> MeshWarp {
         let step = controlSpacing
         let side = (dimension + step - 1) / step + 1

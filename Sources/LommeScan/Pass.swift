@@ -10,11 +10,9 @@ struct Pass: Sendable {
     /// zbar scans every `lineSpacing`-th row and column of this pass's images.
     let lineSpacing: Int32
     let run: @Sendable (ScanSubject, Trial) -> Void
-    /// What the pass asks of the picture that a thread waiting for another may make ahead
-    /// of the pass's turn (`ScanSubject.planAhead`): the evidence it is gated by, its view.
+    /// What a waiting thread may make ahead of this pass's turn (`ScanSubject.planAhead`): its evidence, its view.
     let ahead: [JobAhead]
-    /// Whether a second worker with no pass left to take may join this one while it runs
-    /// (`Scanner.worker`): `run` then shares its work with every thread running it.
+    /// Whether a worker with no pass left may join this one while it runs (`Scanner.worker`), sharing its work.
     let shared: Bool
 
     /// A pass of whole views. `pixels` foretells the pixels of a view that costs as much to make

@@ -38,14 +38,12 @@ extension Pass {
 
     // MARK: Tuning: zbar's scan lines
 
-    /// zbar scans every second row and column of a whole picture (or a whole view of it), which
-    /// halves its work.
+    /// zbar scans every second row and column of a whole picture (or a whole view of it): half the work.
     static let wholePictureSpacing: Int32 = 2
 
     // MARK: Tuning: filters
 
-    /// Light-on-dark screens: light modules glow into their dark neighbours, so a wider
-    /// unsharp mask (radius 2) than the default.
+    /// Light-on-dark screens: light modules glow into their dark neighbours, so a wider unsharp mask (radius 2).
     static let screenSharpenRadius = 2
     static let screenSharpenAmount = 2
 
@@ -74,8 +72,7 @@ extension Pass {
         image.padded(max(smallestPadding, image.width / paddingShare)).scaled(by: factor)
     }
 
-    /// The pixels of the working view enlarged by `factor`, for a picture whose long side is
-    /// at most `limit` (nil otherwise: the pass makes no view).
+    /// The working view's pixels enlarged by `factor`, for a picture at most `limit` long (else nil: no view).
     static func enlargedPixels(_ s: ScanSubject, by factor: Double, upTo limit: Int) -> Int? {
         guard s.fullLongSide <= limit, let image = working(s) else { return nil }
         return enlargedPixels(image, by: factor)
@@ -108,8 +105,7 @@ extension Pass {
         Pass(.sharpenedInv, needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
             sharpenedNegated(s).map { [$0] } ?? []
         },
-        // The grid passes share their triples with a worker that has nothing else left
-        // (`GridPass.search`): on a photo nobody reads the dark one is often the last pass running.
+        // The grid passes share their triples with a worker that has nothing else left (`GridPass.search`).
         Pass(.grid, needs: .finders, ahead: [narrowWindow, wideWindow].map(patternsAhead) + blocksAhead, shared: true) { s, trial in
             GridPass.search(s, trial)
         },
@@ -139,8 +135,7 @@ extension Pass {
         JobAhead(reads: { [.picture(workingKey($0))] }, makes: { _ in .picture(key) }, make: make)
     }
 
-    /// Jobs ahead binarising the working view block by block and finding its finder patterns
-    /// (the grid passes' last search).
+    /// Jobs ahead making the working view's block binarisation and its finder patterns (the grid passes' last search).
     static let blocksAhead = [
         fromWorking("workingBlocks") { _ = workingBlocks($0) },
         JobAhead(reads: { _ in [.picture("workingBlocks")] }, makes: { _ in .patterns("workingBlocks") }) {
@@ -148,16 +143,14 @@ extension Pass {
         },
     ]
 
-    /// A job ahead finding the finder patterns of the working view binarised with a window of
-    /// 1/`divisor` of its side (once that binarisation is made).
+    /// A job ahead finding the finder patterns of the working view binarised at 1/`divisor` (`workingPatterns`).
     static func patternsAhead(divisor: Int) -> JobAhead {
         JobAhead(reads: { _ in [.picture("adaptive\(divisor)")] }, makes: { _ in .patterns("working\(divisor)") }) {
             _ = workingPatterns($0, divisor: divisor, inverted: false)
         }
     }
 
-    /// The working view (negated or not) with thin light lines taken out, as a picture of its
-    /// own that the grid pass searches as it does the working view (made once per picture).
+    /// The working view, negated or not, unlined, as a picture the grid pass searches (made once per picture).
     static func unlined(_ s: ScanSubject, negated flip: Bool) -> ScanSubject? {
         s.memoValue("unlined \(flip)") { () -> ScanSubject? in
             guard let image = working(s) else { return nil }

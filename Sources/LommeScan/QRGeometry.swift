@@ -32,8 +32,7 @@ enum QRGeometry {
     /// The side of a code of `version` (1–40).
     static func side(version: Int) -> Int { smallestSide + (version - 1) * sideStep }
 
-    /// The rows (and columns) of a `dimension`-wide code's alignment-pattern centres, in modules
-    /// from its edge (ISO/IEC 18004 table E.1).
+    /// A `dimension`-wide code's alignment-pattern centre rows (and columns) from its edge (ISO/IEC 18004 E.1).
     static func alignmentCentres(dimension: Int) -> [Int] {
         guard dimension >= smallestAlignedSide, dimension <= largestSide, (dimension - smallestSide) % sideStep == 0 else { return [] }
         let version = (dimension - smallestSide) / sideStep + 1

@@ -17,9 +17,8 @@ extension FinderSearch {
 
     /// Patterns of one code have module sizes within this factor of each other…
     static let groupScale = 1.6
-    /// …and centres more than a finder's side apart (nearer, it is the same finder) and
-    /// less than this many modules (a version-40 code's finders are 170 apart, but a
-    /// group that far apart is rarely one code in a photo).
+    /// …and centres more than a finder's side apart (nearer, it is the same finder) and under this many
+    /// modules (version 40's are 170 apart, but that far apart is rarely one code in a photo).
     static let groupFarthest = 60.0
     /// The margin round three grouped finders, in modules.
     static let fullGroupMargin = 9.0
@@ -72,9 +71,8 @@ extension Pass {
     /// `regions-bin` binarises a crop with a window this many modules wide.
     static let cropWindowModules = 3.0
 
-    /// Crops around groups of finder patterns found in the binarised working view, each cut
-    /// from the best resolution available, scaled so a module is about four pixels, and
-    /// binarised against a window of a few modules.
+    /// Crops round groups of finder patterns in the binarised working view, cut from the best resolution
+    /// available, about four pixels a module, binarised against a window of a few modules.
     static func regionCrops(_ s: ScanSubject) -> [GrayImage] {
         guard let image = working(s) else { return [] }
         let patterns = workingPatterns(s, divisor: narrowWindow, inverted: false)

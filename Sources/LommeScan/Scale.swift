@@ -9,8 +9,7 @@ extension GrayImage {
     static let negligibleScale = 0.01
     static let negligibleRest = 0.02
 
-    /// The picture shrunk by a whole `factor`, each output pixel the mean of a
-    /// `factor`×`factor` block (an area filter: no aliasing, and fast).
+    /// The picture shrunk by a whole `factor`, each pixel a `factor`×`factor` block's mean (no aliasing, fast).
     func shrunk(by factor: Int) -> GrayImage {
         precondition(factor >= 1)
         guard factor > 1 else { return self }
@@ -45,8 +44,7 @@ extension GrayImage {
         return GrayImage(width: outWidth, height: outHeight, pixels: output)
     }
 
-    /// The picture resampled to `newWidth`×`newHeight` by bilinear interpolation (for
-    /// enlarging, and for shrinking by less than two).
+    /// The picture resampled to `newWidth`×`newHeight` bilinearly (to enlarge, or shrink by less than two).
     func resampled(width newWidth: Int, height newHeight: Int) -> GrayImage {
         guard newWidth > 0, newHeight > 0, width > 0, height > 0 else { return GrayImage(width: 0, height: 0) }
         if newWidth == width && newHeight == height { return self }
@@ -61,8 +59,7 @@ extension GrayImage {
         }
         let w = width, h = height
         let x1 = x0.map { min($0 + 1, w - 1) }
-        // Each source row interpolated across once, for every output row it serves (an
-        // enlarged view's rows share their source rows two or three at a time).
+        // Each source row interpolated across once for every output row it serves (enlarged rows share them).
         var across = [[Int]](repeating: [], count: 2), acrossRow = [-1, -1]
         pixels.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
@@ -96,8 +93,7 @@ extension GrayImage {
         return GrayImage(width: newWidth, height: newHeight, pixels: output)
     }
 
-    /// The picture scaled by `factor` (area filter for the whole part of a shrink,
-    /// bilinear for the rest).
+    /// The picture scaled by `factor` (area filter for a shrink's whole part, bilinear for the rest).
     func scaled(by factor: Double) -> GrayImage {
         guard factor > 0, abs(factor - 1) > Self.negligibleScale else { return self }
         var image = self

@@ -19,8 +19,7 @@ final class ScanSubject: Sendable {
     /// the format allows: JPEGs through libjpeg's DCT scaling.
     private let loader: @Sendable (Int) -> GrayImage?
     private let made = Mutex<[String: Made]>([:])
-    /// Versions a thread may make ahead of their turn while it would otherwise wait for one
-    /// another thread is making (`planAhead`), each taken once, in order.
+    /// Versions a thread may make while it waits for one another thread is making (`planAhead`), each once, in order.
     private let ahead = Mutex<[JobAhead]>([])
 
     /// One version: made once, then read by any thread.
@@ -78,8 +77,7 @@ final class ScanSubject: Sendable {
         memoPatternSets(key) { [find()] }.first ?? ([], [])
     }
 
-    /// Any other value made by `make` once, under `key` (the triples of a search, whether a
-    /// code was located).
+    /// Any other value made by `make` once, under `key` (a search's triples, whether a code was located).
     func memoValue<V>(_ key: String, _ make: () -> V) -> V? {
         once("value " + key, make) as? V
     }
@@ -142,14 +140,12 @@ final class ScanSubject: Sendable {
         }
     }
 
-    /// Whether another thread is finding the finder patterns under `key` now (asking for
-    /// them would wait).
+    /// Whether another thread is finding the finder patterns under `key` now (asking would wait).
     func patternsBeingFound(_ key: String) -> Bool {
         made.withLock { store in store[Self.patternsKey(key)].map { !$0.finished } ?? false }
     }
 
-    /// The picture at a resolution whose long side is at most `side` and as close to it as
-    /// possible (the full picture if it is smaller).
+    /// The picture at the largest resolution whose long side is at most `side` (the full picture if smaller).
     func view(longSide side: Int) -> GrayImage? {
         let target = min(side, fullLongSide)
         return memo(viewKey(longSide: side)) {

@@ -9,21 +9,17 @@ package struct ScanOptions: Sendable {
     package var deadline: Duration?
     /// The clock the deadline is measured on: the machine's own unless a test gives its own.
     package var clock = ScanClock.continuous
-    /// Run passes on two threads (each with its own zbar scanner), for a picture bigger than
-    /// `Scanner.oneWorkerUpTo`.
+    /// Run passes on two threads, each with its own zbar scanner, for a picture over `Scanner.oneWorkerUpTo`.
     package var parallel: Bool
     /// Skip the passes whose view shows no finder pattern (`Evidence`).
     package var gated = true
     /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
     private(set) var selected: [Pass]?
-    /// zbar scans every row and column of every pass's images, also the whole-picture views it
-    /// otherwise scans every second line of (`Pass.wholePictureSpacing`).
+    /// zbar scans every row and column of every image, whole views too (`Pass.wholePictureSpacing`).
     package var everyLine = false
     /// How many passes, the first in order, run whatever the deadline and the evidence say.
     package var mandatory = ScanPlan.photo.mandatory
-    /// Told of each pass taken: its name, whether it ran (or was skipped for want of
-    /// evidence, or was joined by a second worker) and the time it took on its thread, the
-    /// evidence search included (benchmarks: where a picture's time goes); nil for nothing.
+    /// Told each pass taken, its `PassOutcome` and its time on its thread, evidence search included (benchmarks).
     package var passTimes: (@Sendable (_ pass: PassName, _ outcome: PassOutcome, _ time: Duration) -> Void)? = nil
 
     /// The names of the passes chosen, nil for the pipeline's order.
@@ -64,12 +60,10 @@ package struct ScanClock: Sendable {
 
 /// What became of a pass a worker took (`ScanOptions.passTimes`).
 package enum PassOutcome: String, Sendable {
-    /// It ran.
     case ran
     /// It was skipped: its view shows no finder pattern (`Evidence`).
     case skipped
-    /// A worker with no pass left to take joined it while the other ran it, sharing its work
-    /// (`Pass.shared`).
+    /// A worker with no pass left joined it while the other ran it, sharing its work (`Pass.shared`).
     case joined
 }
 
@@ -99,9 +93,8 @@ package enum Scanner {
     /// The passes of a photo's plan, as the catalogue has them.
     static let pipeline: [Pass] = ScanPlan.photo.passes.compactMap(Pass.named)
 
-    /// A picture up to this long side (a camera's frame is bigger) is scanned by one worker:
-    /// plain or the grid pass reads most small photos in a few milliseconds, and what a second
-    /// worker ran beside them was thrown away (docs/scanner.md, "Small pictures").
+    /// Pictures up to this long side get one worker: plain or the grid pass reads most small photos in a
+    /// few milliseconds, and a second worker's work is thrown away (docs/scanner.md, "Small pictures").
     static let oneWorkerUpTo = Pass.tripledUpTo
 
     /// Decodes every distinct QR payload in `image`; may return [].
@@ -119,8 +112,7 @@ package enum Scanner {
         // Only a codec that scales while decoding (JPEG) gives a reduced size.
         let scalable = (try? ImageLoader.codec(of: bytes, name: path))?.scalesWhileDecoding == true
         let firstReduce = ScanSubject.reduction(long: long, wanted: Pass.workingSide)
-        // A photo big enough for the fine passes is decoded at the fine view's size on the other
-        // core meanwhile.
+        // A photo big enough for the fine passes is decoded at the fine view's size on the other core.
         let early = EarlyDecode()
         let fineReduce = Pass.fineSide(long: long).map { ScanSubject.reduction(long: long, wanted: $0) }
         if scalable, let reduce = fineReduce, reduce != firstReduce {
@@ -159,11 +151,9 @@ package enum Scanner {
         let end = options.deadline.map { clock.now() + $0 }
         let state = SearchState()
         if options.parallel && passes.count > 1 && subject.fullLongSide > oneWorkerUpTo {
-            // `accept` is not Sendable: the workers report decodes and signal `news`, and only
-            // this thread judges them; each worker signals once more when it is done.
+            // `accept` is not Sendable: only this thread judges; workers signal `news` per report and when done.
             let news = DispatchSemaphore(value: 0)
-            // What the passes will ask for, for a worker to make while it would wait for the
-            // other (none once the search is stopped).
+            // What the passes will ask for, for a worker to make while it would wait for the other (none once stopped).
             subject.planAhead(passes.flatMap { pass in
                 pass.ahead.map { job in JobAhead(reads: job.reads, makes: job.makes) { s in if !state.stopped { job.make(s) } } }
             })
@@ -196,15 +186,13 @@ package enum Scanner {
         return state
     }
 
-    /// Takes passes off the shared list in order until none is left, time is up or an
-    /// accepted decode stops the search.
+    /// Takes passes off the shared list in order until none is left, time is up or an accepted decode stops it.
     static func worker(_ subject: ScanSubject, _ passes: [Pass], options: ScanOptions, state: SearchState,
                        end: Duration?, clock: ScanClock, report: ([Decoded]) -> Void) {
         let scanner = ZBarScanner()
         // Whether the deadline has passed (never, with none).
         let past = { end.map { clock.now() >= $0 } ?? false }
-        // A gated pass whose evidence the other worker is still searching for is put off while
-        // passes after it are left, and taken again once that search is done.
+        // A gated pass whose evidence the other worker is still finding is put off until that search is done.
         let waits = { (index: Int) in options.gated && index >= options.mandatory && Pass.wouldWait(subject, passes[index].needs) }
         while !state.stopped, let next = state.nextPass(below: passes.count, ready: { !waits($0) }) {
             let index = next.index
@@ -225,9 +213,8 @@ package enum Scanner {
             if pass.shared { state.stopSharing(index) }
             options.passTimes?(pass.name, .ran, clock.now() - started)
         }
-        // No pass left to take: rather than idle while the other worker finishes a pass that
-        // shares its work (the grid sampler, on a photo nobody reads often the last one
-        // running), join it, each thread taking the next triple in turn.
+        // No pass left: rather than idle, join the other worker's pass that shares its work (the grid sampler,
+        // often the last running on a photo nobody reads), each thread taking the next triple in turn.
         while !state.stopped, let index = state.joinable() {
             if index >= options.mandatory && past() { break }
             let started = clock.now()
@@ -236,7 +223,6 @@ package enum Scanner {
         }
 
         func run(_ pass: Pass, index: Int) {
-            // Past the budget, only the first passes go on (above).
             let mandatory = index < options.mandatory
             withoutActuallyEscaping(report) { report in
                 var trial = Trial(scanner: scanner, pass: pass.name, lineSpacing: options.everyLine ? 1 : pass.lineSpacing,
@@ -348,8 +334,7 @@ final class SearchState: Sendable {
     var passesRun: [PassName] { inner.withLock { $0.ran } }
 }
 
-/// What zbar took on the biggest whole view it scanned so far in one search, to foretell a scan it
-/// has not started.
+/// What zbar took on the biggest whole view it scanned so far in one search, to foretell scans not started.
 final class ZBarPace: Sendable {
     private let biggest = Mutex<(pixels: Int, took: Duration)?>(nil)
 
@@ -360,8 +345,7 @@ final class ZBarPace: Sendable {
         biggest.withLock { if $0 == nil || pixels >= $0!.pixels { $0 = (pixels, took) } }
     }
 
-    /// How long a scan of `pixels` will take, foretold from the biggest view scanned so far
-    /// (nil before any).
+    /// How long a scan of `pixels` will take, from the biggest view scanned so far (nil before any).
     func foretold(pixels: Int) -> Duration? {
         biggest.withLock { known in known.map { $0.took * (Double(pixels) / Double(max(1, $0.pixels))) } }
     }

@@ -22,8 +22,7 @@ enum VersionInfo {
 
     /// Sides this many versions either way of the estimates are read too.
     static let reachVersions = 2
-    /// A block whose finder shows less contrast than this between its dark and light
-    /// modules (grey levels) is not read: its bits would be noise.
+    /// A block whose finder's dark and light modules differ by less than this (grey levels) is noise: not read.
     static let leastContrast = 16.0
 
     /// The 18-bit block of `version`.
@@ -57,7 +56,6 @@ enum VersionInfo {
         let smallest = max(QRGeometry.smallestGriddedSide, low - reach)
         let largest = min(QRGeometry.largestSide, high + reach)
         guard smallest <= largest else { return nil }
-        // Nearest the first estimate first.
         let sides = stride(from: smallest, through: largest, by: QRGeometry.sideStep)
             .sorted { abs($0 - estimates[0]) < abs($1 - estimates[0]) }
         for side in sides {
@@ -76,8 +74,7 @@ enum VersionInfo {
         return nil
     }
 
-    /// The sides the two blocks of a `dimension`-module code name, sampled through `point` (module
-    /// coordinates to the picture), each judged against its own finder's dark and light modules.
+    /// The sides the two blocks of a `dimension`-module code name through `point`, each thresholded by its finder.
     static func read(_ image: GrayImage, dimension: Int, point: (Double, Double) -> (x: Double, y: Double)) -> [Int] {
         guard dimension >= QRGeometry.smallestGriddedSide else { return [] }
         let first = dimension - blockInset

@@ -10,8 +10,7 @@ package struct Symbol: Sendable, Equatable {
     }
 }
 
-/// A thin, safe layer over libzbar's image scanner, set up for QR codes only and for raw bytes
-/// (`ZBAR_CFG_BINARY`).
+/// A thin, safe layer over libzbar's image scanner, for QR codes only and raw bytes (`ZBAR_CFG_BINARY`).
 package final class ZBarScanner {
     private let scanner: OpaquePointer
 
@@ -41,8 +40,7 @@ package final class ZBarScanner {
     static let y800: UInt = UInt(UInt8(ascii: "Y")) | UInt(UInt8(ascii: "8")) << 8
         | UInt(UInt8(ascii: "0")) << 16 | UInt(UInt8(ascii: "0")) << 24
 
-    /// Every QR code zbar reads in `image`, scanning every `lineSpacing`-th row and column
-    /// (1, the default: every one; at least 1).
+    /// Every QR code zbar reads in `image`, scanning every `lineSpacing`-th row and column (default 1, least 1).
     package func scan(_ image: GrayImage, lineSpacing spacing: Int32 = 1) -> [Symbol] {
         scans += 1
         guard image.width > 0, image.height > 0 else { return [] }
