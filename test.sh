@@ -7,7 +7,7 @@
 #
 # The long versions (not run here): bench/kill-test --iterations 200 and
 # fuzz/run --seconds 600 (docs/reliability.md).
-# LOMME_FUZZ_SECONDS sets the fuzzing time per target (default 30; 0 skips fuzzing).
+# LOMME_FUZZ_SECONDS sets the fuzzing time per target (default 20; 0 skips fuzzing).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -32,7 +32,7 @@ step build swift build "${import_check[@]}"
 # test's verdict depends on how fast it runs, so this load changes nothing but the time.
 logs=.build/test-logs
 mkdir -p "$logs"
-fuzz_seconds="${LOMME_FUZZ_SECONDS:-30}"
+fuzz_seconds="${LOMME_FUZZ_SECONDS:-20}"
 (
   set -e
   step forbidden-import-probe Tests/scripts/forbidden-import-probe
