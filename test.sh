@@ -32,6 +32,14 @@ step build swift build "${import_check[@]}"
 # test's verdict depends on how fast it runs, so this load changes nothing but the time.
 logs=.build/test-logs
 mkdir -p "$logs"
+# If a step fails first, the builds beside the tests are stopped with it.
+stop_tree() {
+  local child
+  for child in $(pgrep -P "$1" || true); do stop_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+beside=""
+trap '[ -z "$beside" ] || stop_tree "$beside"' EXIT
 fuzz_seconds="${LOMME_FUZZ_SECONDS:-20}"
 (
   set -e
@@ -49,10 +57,12 @@ step "mutate --check" bench/mutate --check
 # The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
 step readme-tour Tests/scripts/readme-tour
 if ! wait "$beside"; then
+  beside=""
   cat "$logs/beside-the-tests.log" >&2
   echo "test.sh: a step run beside the tests failed (its output is above, and in $logs/beside-the-tests.log)" >&2
   exit 1
 fi
+beside=""
 grep -E "^(test.sh|forbidden-import-probe):" "$logs/beside-the-tests.log" >&2 || true
 # The Debian package, installed into an empty root and run there, then lintian.
 step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"
