@@ -32,17 +32,10 @@ package final class BusRecorder: @unchecked Sendable {
     }
 
     private func accepting(_ listener: Int32, forwardTo port: UInt16) {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 { break }
-            guard let server = Loopback.connect(port) else {
-                close(client)
-                continue
-            }
+        Loopback.relayEach(listener, to: port) { client, server in
             Thread.detachNewThread { [self] in pump(from: client, to: server) }
             Thread.detachNewThread { [self] in pump(from: server, to: client) }
         }
-        close(listener)
     }
 
     /// Copies `source` to `sink`, recording, until `source` ends; then ends `sink`'s writing.

@@ -51,4 +51,20 @@ package enum Loopback {
         close(fd)
         return nil
     }
+
+    /// Accepts on `listener` until it is shut down; each client is connected to
+    /// 127.0.0.1:`port` and the two sockets handed to `relay` (a client nothing accepts for
+    /// is closed). Closes the listener at the end.
+    package static func relayEach(_ listener: Int32, to port: UInt16, _ relay: (_ client: Int32, _ server: Int32) -> Void) {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 { break }
+            guard let server = connect(port) else {
+                close(client)
+                continue
+            }
+            relay(client, server)
+        }
+        close(listener)
+    }
 }

@@ -44,17 +44,10 @@ package final class TPMCommandFilter: @unchecked Sendable {
     }
 
     private func accepting(_ listener: Int32, forwardTo port: UInt16, filtering: Bool) {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 { break }
-            guard let server = Loopback.connect(port) else {
-                close(client)
-                continue
-            }
+        Loopback.relayEach(listener, to: port) { client, server in
             Thread.detachNewThread { [self] in filtering ? commands(from: client, to: server) : Self.pump(from: client, to: server) }
             Thread.detachNewThread { Self.pump(from: server, to: client) }
         }
-        close(listener)
     }
 
     /// Reads exactly `count` bytes, nil at the end of the stream.

@@ -8,13 +8,19 @@ import Testing
 struct SealedTerminalTests {
     typealias Device = SealedFlowTests.Device
 
-    @Test func firstUseAsksToCompareTheFingerprintAndAllowPlainAsksAgainDespiteYes() throws {
+    /// A child's device, a sealed code its parent issued to it (in a file), the parent's
+    /// issuer fingerprint, and the child's vault options quoted for a shell.
+    static func aChildWithACode() throws -> (box: CLI.Sandbox, child: Device, parentPrint: String, code: String, options: String) {
         let box = CLI.Sandbox()
         let child = try Device("child", in: box)
         let parent = try Device("parent", in: box)
         let parentPrint = try SealedAttackTests.signingPrint(parent)
         let code = box.write("code.txt", try SealedAttackTests.issue(from: parent, to: child, in: box, name: "real"))
-        let options = child.options.map { "'\($0)'" }.joined(separator: " ")
+        return (box, child, parentPrint, code, child.options.map { "'\($0)'" }.joined(separator: " "))
+    }
+
+    @Test func firstUseAsksToCompareTheFingerprintAndAllowPlainAsksAgainDespiteYes() throws {
+        let (box, child, parentPrint, code, options) = try Self.aChildWithACode()
 
         let first = TmuxSession(box, command: "\"$LV\" import --stdin \(options) < '\(code)'")
         first.wait(for: "Is \(parentPrint) the issuer fingerprint the parent's machine shows (under the code, or with `lomme-vault key --issuer`)? Store it and pin it?")
@@ -40,12 +46,7 @@ struct SealedTerminalTests {
     /// `--expect-issuer` means "compared already" (for scripts): on a terminal too, a code
     /// of that issuer is stored and pinned with no question, as `import --help` says.
     @Test func expectIssuerAsksNothingOnATerminal() throws {
-        let box = CLI.Sandbox()
-        let child = try Device("child", in: box)
-        let parent = try Device("parent", in: box)
-        let parentPrint = try SealedAttackTests.signingPrint(parent)
-        let code = box.write("code.txt", try SealedAttackTests.issue(from: parent, to: child, in: box, name: "real"))
-        let options = child.options.map { "'\($0)'" }.joined(separator: " ")
+        let (box, child, parentPrint, code, options) = try Self.aChildWithACode()
         let tty = TmuxSession(box, command: "\"$LV\" import --stdin --expect-issuer \(parentPrint) \(options) < '\(code)'")
         tty.wait(for: "EXIT=")
         #expect(tty.screen.contains("EXIT=0") && !tty.screen.contains("[y/N]"), "\(tty.screen)")
