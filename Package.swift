@@ -27,7 +27,10 @@ import PackageDescription
 /// The picture, scanner and camera code is compiled optimised in debug builds too: the tests
 /// scan thousands of photos and camera frames, which unoptimised Swift makes many times
 /// slower (DEVELOPING.md, "The suite's time"). Testing stays enabled, so @testable works.
-let optimisedInEveryBuild: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// LOMME_UNOPTIMISED_DEBUG=1 leaves it out: a build that only proves what compiles (the
+/// import probe, Tests/scripts/forbidden-import-probe) need not pay for the optimiser.
+let optimisedInEveryBuild: [SwiftSetting] = Context.environment["LOMME_UNOPTIMISED_DEBUG"] == "1"
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 /// A C library found through pkg-config and Debian's -dev package, linked.
 func system(_ name: String, pkg: String, apt: String) -> Target {
