@@ -2,12 +2,12 @@
 # Runs lomme-vault's tests: checks the target graph, builds the package (the CLI tests drive
 # the built binary) and runs every Swift Testing suite against the real libraries, runs the
 # README's tour as printed, builds and checks the Debian
-# package (packaging/deb), then runs each libFuzzer target for a short while (fuzz/run).
+# package (packaging/deb) and runs each libFuzzer target for a fixed number of inputs (fuzz/run --quick).
 # On a fresh machine run ./install.sh first: it installs the Debian packages the tests use.
 #
 # The long versions (not run here): bench/kill-test --iterations 200 and
 # fuzz/run --seconds 600 (docs/reliability.md).
-# LOMME_FUZZ_SECONDS sets the fuzzing time per target (default 20; 0 skips fuzzing).
+# LOMME_FUZZ=0 skips the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -28,8 +28,9 @@ step build swift build "${import_check[@]}"
 # While the tests run (they wait on programs and terminals much of the time), the builds the
 # later steps need are made beside them, each in its own scratch folder so that SwiftPM's
 # lock on .build does not make one wait for the other: the import probe's copy, the release
-# build the Debian package is made from (packaging/deb/README.md) and the fuzz targets. No
-# test's verdict depends on how fast it runs, so this load changes nothing but the time.
+# build the Debian package is made from (packaging/deb/README.md) and the fuzz targets, which
+# then run there too: each a fixed number of inputs, so the load changes nothing but the time.
+# No test's verdict depends on how fast it runs either.
 logs=.build/test-logs
 mkdir -p "$logs"
 # If a step fails first, the builds beside the tests are stopped with it.
@@ -40,14 +41,17 @@ stop_tree() {
 }
 beside=""
 trap '[ -z "$beside" ] || stop_tree "$beside"' EXIT
-fuzz_seconds="${LOMME_FUZZ_SECONDS:-20}"
+fuzz="${LOMME_FUZZ:-1}"
 (
   set -e
   step forbidden-import-probe Tests/scripts/forbidden-import-probe
   begun=$SECONDS
   packaging/deb/build --scratch-path .build-deb --output .build/deb > "$logs/deb-path"
   echo "test.sh: deb build took $((SECONDS - begun)) s (total $((SECONDS - started)) s)" >&2
-  if [ "$fuzz_seconds" -gt 0 ]; then step "fuzz build" fuzz/run --build-only; fi
+  if [ "$fuzz" != 0 ]; then
+    step "fuzz build" fuzz/run --build-only
+    step fuzz fuzz/run --quick --jobs 2
+  fi
 ) > "$logs/beside-the-tests.log" 2>&1 &
 beside=$!
 step "swift test" swift test "${import_check[@]}"
@@ -63,10 +67,6 @@ if ! wait "$beside"; then
   exit 1
 fi
 beside=""
-grep -E "^(test.sh|forbidden-import-probe):" "$logs/beside-the-tests.log" >&2 || true
+grep -E "^(test.sh|forbidden-import-probe|fuzz [a-z0-9]+):" "$logs/beside-the-tests.log" >&2 || true
 # The Debian package, installed into an empty root and run there, then lintian.
 step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"
-# Each libFuzzer target for a while (LOMME_FUZZ_SECONDS; 0 skips).
-if [ "$fuzz_seconds" -gt 0 ]; then
-  step fuzz fuzz/run --seconds "$fuzz_seconds" --jobs 2
-fi
