@@ -10,7 +10,7 @@ extension Pass {
     // MARK: Tuning: enlarging small pictures
 
     /// Pictures up to this long side are doubled (`up2`), up to `tripledUpTo` tripled.
-    static let doubledUpTo = 800
+    static let doubledUpTo = 400
     static let tripledUpTo = 400
     /// An enlarged picture gets a light border of 1/`paddingShare` of its width, at least
     /// `smallestPadding` pixels: the quiet zone a code cut tight at the edge of a screenshot lacks.
@@ -117,7 +117,7 @@ extension Pass {
         Pass(.gridUnlined, needs: .finders, shared: true) { s, trial in
             unlined(s, negated: false).map { GridPass.search($0, trial) }
         },
-        Pass(.gridUnlinedInv, needs: .lightFindersLead, shared: true) { s, trial in
+        Pass(.gridUnlinedInv, needs: .lightCode, shared: true) { s, trial in
             unlined(s, negated: true).map { GridPass.search($0, trial) }
         },
         // Low contrast under a dark gradient: each pixel against its window's spread.

@@ -60,9 +60,7 @@ struct EvidenceTests {
 
     /// A camera's frame of a grey screen with no code (noise of a few grey levels): zbar is
     /// slowest on noise, and only the two passes that run whatever (plain and the grid
-    /// sampler, whose finder searches find nothing) may run — not the doubled view, which
-    /// ran on any picture up to 800 pixels long and was the costliest pass on a 640×480
-    /// frame without a code.
+    /// sampler, whose finder searches find nothing) may run.
     @Test func aNoisyFrameWithoutACodeRunsOnlyTheFirstPasses() throws {
         var image = GrayImage(width: 640, height: 480, fill: 0)
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -299,6 +297,21 @@ struct EvidenceTests {
         #expect(abs(found.narrowest - 7) < 1)
     }
 
+    /// Only pictures up to 400 pixels long are enlarged: doubling a 640×480 photo without a
+    /// code was half of what the scanner spent on it (corpus/no-qr), and no picture of the tune
+    /// half needed it (docs/scanner.md, "The passes").
+    @Test(arguments: [(PassName.up2, 400, true), (.up2, 401, false), (.up3, 400, true), (.up3, 401, false)])
+    func onlySmallPicturesAreEnlarged(pass name: PassName, long: Int, enlarged: Bool) throws {
+        let pass = try #require(Pass.catalogue.first { $0.name == name })
+        let subject = ScanSubject(image: GrayImage(width: long, height: long * 3 / 4, fill: 200))
+        // The views the pass would hand zbar, asked for and refused before they are made.
+        let asked = Mutex<[Int]>([])
+        var trial = Trial(scanner: ZBarScanner(), pass: name, isOver: { false }, report: { _ in })
+        trial.mayStart = { pixels in asked.withLock { $0.append(pixels) }; return false }
+        pass.run(subject, trial)
+        #expect(asked.withLock { $0.isEmpty } == !enlarged, "\(name) on a picture \(long) px long")
+    }
+
     // MARK: - A code located
 
     @Test func aCodeIsLocatedInItsOwnPolarityOnly() throws {
@@ -338,7 +351,8 @@ struct EvidenceTests {
                                    accept: { _ in false })
         #expect(state.results().isEmpty)
         #expect(Pass.shows(ScanSubject(image: scrambled), .lightFinders))
-        #expect(!state.passesRun.contains(.inverted) && !state.passesRun.contains(.adaptiveInv), "\(state.passesRun)")
+        #expect(!state.passesRun.contains(.inverted) && !state.passesRun.contains(.adaptiveInv)
+                    && !state.passesRun.contains(.gridUnlinedInv), "\(state.passesRun)")
         #expect(state.passesRun.contains(.gridInv), "\(state.passesRun)")
         // The code's own dark finders are crossed by more rows than any light look-alike of
         // its data area: the sharpened negated view is not scanned either.
@@ -350,7 +364,8 @@ struct EvidenceTests {
                                      options: ScanOptions(deadline: nil, parallel: false), accept: { _ in false })
         #expect(negated.results().isEmpty)
         #expect(negated.passesRun.contains(.inverted) && negated.passesRun.contains(.adaptiveInv)
-                    && negated.passesRun.contains(.sharpenedInv), "\(negated.passesRun)")
+                    && negated.passesRun.contains(.sharpenedInv) && negated.passesRun.contains(.gridUnlinedInv),
+                "\(negated.passesRun)")
     }
 
     /// The blurred dark-mode screen the sharpened negated view is for (`dark-blurred.jpg`)
