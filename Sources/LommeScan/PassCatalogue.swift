@@ -117,7 +117,7 @@ extension Pass {
         Pass(.gridUnlined, needs: .finders, shared: true) { s, trial in
             unlined(s, negated: false).map { GridPass.search($0, trial) }
         },
-        Pass(.gridUnlinedInv, needs: .lightCode, shared: true) { s, trial in
+        Pass(.gridUnlinedInv, needs: .lightFindersLead, shared: true) { s, trial in
             unlined(s, negated: true).map { GridPass.search($0, trial) }
         },
         // Low contrast under a dark gradient: each pixel against its window's spread.
