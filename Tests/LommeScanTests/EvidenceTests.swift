@@ -298,8 +298,8 @@ struct EvidenceTests {
     }
 
     /// Only pictures up to 400 pixels long are enlarged: doubling a 640×480 photo without a
-    /// code was half of what the scanner spent on it (corpus/no-qr), and no picture of the tune
-    /// half needed it (docs/scanner.md, "The passes").
+    /// code would be half of its scan (corpus/no-qr), and no picture of the tune half needs it
+    /// (docs/scanner.md, "Giving up early").
     @Test(arguments: [(PassName.up2, 400, true), (.up2, 401, false), (.up3, 400, true), (.up3, 401, false)])
     func onlySmallPicturesAreEnlarged(pass name: PassName, long: Int, enlarged: Bool) throws {
         let pass = try #require(Pass.catalogue.first { $0.name == name })
