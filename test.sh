@@ -11,13 +11,29 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$PATH:/opt/swift/usr/bin"
-# Each step says how long it took (stderr), so a slow step shows where the time goes.
+# Each step says how long it took and the processor time its programs used (stderr), so a
+# slow step shows where the time goes: on two cores the suite is bound by the processor.
 started=$SECONDS
+times_file="$(mktemp)"
+# Sets the variable named $1 to the processor seconds (user + system) the finished children of this shell have
+# used so far; `times` reports this shell only outside a subshell, so not in $(...).
+children_cpu() {
+  local line user system
+  times > "$times_file"
+  { read -r line; read -r user system; } < "$times_file"
+  printf -v "$1" '%d' $(( $(seconds "$user") + $(seconds "$system") ))
+}
+seconds() {  # 1m2.345s -> 62
+  local minutes="${1%%m*}" rest="${1#*m}"
+  echo $(( minutes * 60 + 10#${rest%%.*} ))
+}
 step() {
-  local name="$1" begun=$SECONDS
+  local name="$1" begun=$SECONDS before after
   shift
+  children_cpu before
   "$@"
-  echo "test.sh: $name took $((SECONDS - begun)) s (total $((SECONDS - started)) s)" >&2
+  children_cpu after
+  echo "test.sh: $name took $((SECONDS - begun)) s, $((after - before)) s of processor time (total $((SECONDS - started)) s)" >&2
 }
 # The target graph is what Package.swift says: SwiftPM's own check (transitive), a stricter
 # one (a target imports only what it lists itself), and a probe that a forbidden import does
@@ -40,14 +56,12 @@ stop_tree() {
   kill "$1" 2>/dev/null || true
 }
 beside=""
-trap '[ -z "$beside" ] || stop_tree "$beside"' EXIT
+trap 'rm -f "$times_file"; [ -z "$beside" ] || stop_tree "$beside"' EXIT
 fuzz="${LOMME_FUZZ:-1}"
 (
   set -e
   step forbidden-import-probe Tests/scripts/forbidden-import-probe
-  begun=$SECONDS
-  packaging/deb/build --scratch-path .build-deb --output .build/deb > "$logs/deb-path"
-  echo "test.sh: deb build took $((SECONDS - begun)) s (total $((SECONDS - started)) s)" >&2
+  step "deb build" packaging/deb/build --scratch-path .build-deb --output .build/deb > "$logs/deb-path"
   if [ "$fuzz" != 0 ]; then
     step "fuzz build" fuzz/run --build-only
     step fuzz fuzz/run --quick --jobs 2
