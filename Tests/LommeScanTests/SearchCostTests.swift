@@ -272,8 +272,9 @@ struct SearchCostTests {
         let area = (2 * radius + 1) * (2 * radius + 1)
         let mean = Self.plainBoxSums(image, radius: radius, squared: false).map { UInt8(min(255, ($0 + area / 2) / area)) }
         let squares = Self.plainBoxSums(image, radius: radius, squared: true).map { $0 / area }
-        let deviation = zip(mean, squares).map { m, q in
-            UInt8(min(255, max(0, Double(q) - Double(m) * Double(m)).squareRoot()))
+        let deviation = zip(mean, squares).map { (m: UInt8, q: Int) -> UInt8 in
+            let variance: Double = max(0, Double(q) - Double(m) * Double(m))
+            return UInt8(min(255, variance.squareRoot()))
         }
         let stats = LocalStats(image, radius: radius)
         #expect(stats.mean == mean)

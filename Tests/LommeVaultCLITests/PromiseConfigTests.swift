@@ -54,7 +54,8 @@ struct PromiseConfigTests {
         #expect(Self.python("acc", Self.accounts) == Self.accounts.map { _ in true })
         // Entercard's IBAN: "32074068323" + "NO39", letters as 23 and 24, is 1 mod 97.
         let iban = "32074068323" + "2324" + "39"
-        #expect(iban.reduce(0) { ($0 * 10 + Int(String($1))!) % 97 } == 1)
+        let remainder = iban.reduce(0) { (sum: Int, digit: Character) -> Int in (sum * 10 + digit.wholeNumberValue!) % 97 }
+        #expect(remainder == 1)
     }
 
     func importing(userId: String = "15128972371", accountNr: String = "98765432197", clientId: String = "client-P",

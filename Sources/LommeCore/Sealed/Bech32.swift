@@ -48,7 +48,7 @@ package enum Bech32 {
         let values = regroup(data, from: 8, to: 5, pad: true)!
         let checksumInput = expand(prefix) + values + [0, 0, 0, 0, 0, 0]
         let checksum = polymod(checksumInput) ^ 1
-        let checksumValues = (0..<6).map { UInt8((checksum >> (5 * (5 - $0))) & 31) }
+        let checksumValues = (0..<6).map { (index: Int) -> UInt8 in UInt8((checksum >> UInt32(5 * (5 - index))) & 31) }
         return prefix + "1" + String(decoding: (values + checksumValues).map { charset[Int($0)] }, as: UTF8.self)
     }
 
