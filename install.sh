@@ -15,7 +15,8 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends 
 
 command -v swift >/dev/null || { echo "install.sh: no swift on PATH; install a Swift 6 toolchain from swift.org first" >&2; exit 1; }
 # No RUNPATH ($ORIGIN): the installed binary finds its few libraries where the system keeps them.
-swift build -c release --disable-local-rpath
+# Only the binary that is installed (not lomme-bench or the test helpers).
+swift build -c release --disable-local-rpath --product lomme-vault
 prefix="${PREFIX:-/usr/local}"
 # sudo only where the prefix is not ours to write (PREFIX=~/.local needs none).
 as=""
