@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs lomme-vault's tests: checks the target graph, builds the package (the CLI tests drive
-# the built binary) and runs every Swift Testing suite against the real libraries, runs the
-# README's tour as printed, builds and checks the Debian
-# package (packaging/deb) and runs each libFuzzer target for a fixed number of inputs (fuzz/run --quick).
+# Runs lomme-vault's tests: checks the target graph, builds the package (debug, with its tests)
+# and the release binary install.sh installs, runs every Swift Testing suite against the real
+# libraries (the CLI tests drive the release binary), runs the README's tour as printed, builds
+# and checks the Debian package (packaging/deb) and runs each libFuzzer target for a fixed
+# number of inputs (fuzz/run --quick).
 # On a fresh machine run ./install.sh first: it installs the Debian packages the tests use.
 #
 # The long versions (not run here): bench/kill-test --iterations 200 and
@@ -15,12 +16,14 @@ export PATH="$PATH:/opt/swift/usr/bin"
 # slow step shows where the time goes: on two cores the suite is bound by the processor.
 started=$SECONDS
 times_file="$(mktemp)"
-# Sets the variable named $1 to the processor seconds (user + system) the finished children of this shell have
-# used so far; `times` reports this shell only outside a subshell, so not in $(...).
+# Sets the variable named $1 to the processor seconds (user + system) the finished children
+# of this shell have used so far; `times` reports this shell only outside a subshell, so not
+# in $(...).
 children_cpu() {
   local line user system
-  times > "$times_file"
-  { read -r line; read -r user system; } < "$times_file"
+  # each shell its own file: steps run in background shells too
+  times > "$times_file.$BASHPID"
+  { read -r line; read -r user system; } < "$times_file.$BASHPID"
   printf -v "$1" '%d' $(( $(seconds "$user") + $(seconds "$system") ))
 }
 seconds() {  # 1m2.345s -> 62
@@ -40,47 +43,64 @@ step() {
 # not compile (Tests/scripts/).
 import_check=(--explicit-target-dependency-import-check error)
 step check-imports Tests/scripts/check-imports
-step build swift build "${import_check[@]}"
-# While the tests run (they wait on programs and terminals much of the time), the builds the
-# later steps need are made beside them, each in its own scratch folder so that SwiftPM's
-# lock on .build does not make one wait for the other: the import probe's copy, the release
-# build the Debian package is made from (packaging/deb/README.md) and the fuzz targets, which
-# then run there too: each a fixed number of inputs, so the load changes nothing but the time.
-# No test's verdict depends on how fast it runs either.
 logs=.build/test-logs
 mkdir -p "$logs"
-# If a step fails first, the builds beside the tests are stopped with it.
+# Steps run in the background are stopped with the script if a step fails first.
 stop_tree() {
   local child
   for child in $(pgrep -P "$1" || true); do stop_tree "$child"; done
   kill "$1" 2>/dev/null || true
 }
-beside=""
-trap 'rm -f "$times_file"; [ -z "$beside" ] || stop_tree "$beside"' EXIT
+background=()
+trap 'rm -f "$times_file" "$times_file".*; for pid in "${background[@]}"; do stop_tree "$pid"; done' EXIT
+# Waits for the background step $1 (its log $2) and shows its lines of time; if it failed, shows
+# its log and stops (the trap stops the other background steps).
+await() {
+  local pid kept=() status=0
+  wait "$1" || status=$?
+  for pid in "${background[@]}"; do [ "$pid" = "$1" ] || kept+=("$pid"); done
+  background=("${kept[@]}")
+  if [ "$status" -ne 0 ]; then
+    cat "$2" >&2
+    echo "test.sh: a step run in the background failed (its output is above, and in $2)" >&2
+    exit 1
+  fi
+  grep -E "^(test.sh|forbidden-import-probe|fuzz [a-z0-9]+):" "$2" >&2 || true
+}
+# The release build install.sh makes is what the CLI tests drive (LOMME_TEST_BINARY), what the
+# README's tour runs and what the Debian package holds: the binary users install. It is made
+# beside the debug build of the package and its tests (the library tests, and the debug
+# binary, whose parser checks its own definitions: ParserDefinitionTests), each in its own
+# scratch folder so that SwiftPM's lock on one does not make the other wait.
+release=.build-install
+step "release build" swift build -c release --disable-local-rpath --product lomme-vault --scratch-path "$release" \
+  > "$logs/release-build.log" 2>&1 &
+background+=($!)
+step build swift build --build-tests "${import_check[@]}"
+await "${background[0]}" "$logs/release-build.log"
+binary="$PWD/$release/release/lomme-vault"
+# While the tests run (they wait on programs and terminals much of the time), the later steps'
+# builds are made beside them: the import probe's copy and the fuzz targets, which then run
+# there too, each a fixed number of inputs, so the load changes nothing but the time. No
+# test's verdict depends on how fast it runs either.
 fuzz="${LOMME_FUZZ:-1}"
 (
   set -e
+  step "deb build" packaging/deb/build --binary "$binary" --output .build/deb > "$logs/deb-path"
   step forbidden-import-probe Tests/scripts/forbidden-import-probe
-  step "deb build" packaging/deb/build --scratch-path .build-deb --output .build/deb > "$logs/deb-path"
   if [ "$fuzz" != 0 ]; then
     step "fuzz build" fuzz/run --build-only
     step fuzz fuzz/run --quick --jobs 2
   fi
 ) > "$logs/beside-the-tests.log" 2>&1 &
+background+=($!)
 beside=$!
-step "swift test" swift test "${import_check[@]}"
+step "swift test" env LOMME_TEST_BINARY="$binary" swift test --skip-build
 # Every planted bug of bench/mutants.toml still finds the code it changes (the mutation run
 # itself is long and run by hand: bench/mutate).
 step "mutate --check" bench/mutate --check
 # The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
-step readme-tour Tests/scripts/readme-tour
-if ! wait "$beside"; then
-  beside=""
-  cat "$logs/beside-the-tests.log" >&2
-  echo "test.sh: a step run beside the tests failed (its output is above, and in $logs/beside-the-tests.log)" >&2
-  exit 1
-fi
-beside=""
-grep -E "^(test.sh|forbidden-import-probe|fuzz [a-z0-9]+):" "$logs/beside-the-tests.log" >&2 || true
+step readme-tour Tests/scripts/readme-tour --binary-dir "$(dirname "$binary")"
+await "$beside" "$logs/beside-the-tests.log"
 # The Debian package, installed into an empty root and run there, then lintian.
 step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"

@@ -5,7 +5,14 @@ import Testing
 /// Runs the built `lomme-vault` as a user would, detached from any terminal
 /// (`setsid`), so a test can never hang on a prompt.
 struct CLI {
-    static let binary = packageRoot + "/.build/debug/lomme-vault"
+    /// The binary the tests drive: LOMME_TEST_BINARY when it is set (./test.sh sets it to the
+    /// release build install.sh makes, the binary users install), else the debug build.
+    static let binary = ProcessInfo.processInfo.environment["LOMME_TEST_BINARY"].flatMap { $0.isEmpty ? nil : $0 } ?? debugBinary
+    /// The debug build, whichever binary the tests drive: only a debug build runs
+    /// ArgumentParser's checks of the command definitions (ParserDefinitionTests).
+    static let debugBinary = packageRoot + "/.build/debug/lomme-vault"
+    /// The folder of `binary`, for a PATH that finds `lomme-vault`.
+    static var binaryFolder: String { (binary as NSString).deletingLastPathComponent }
 
     struct Result {
         var status: Int32

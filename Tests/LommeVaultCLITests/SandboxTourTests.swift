@@ -39,7 +39,7 @@ struct SandboxTourTests {
         // set -e: any line that fails ends the run with its code; the bank is stopped whatever happens.
         let script = "set -e\ncd \"$ROOT\"\ntrap '[ -z \"${bank:-}\" ] || kill \"$bank\" 2>/dev/null || true' EXIT\n" + lines
         env["ROOT"] = Self.root
-        env["PATH"] = Self.root + "/.build/debug:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        env["PATH"] = CLI.binaryFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let r = CLI.run(["-c", script], environment: env, executable: "/bin/bash", timeout: 1200)
         #expect(r.status == 0, "the tour stopped: \(r.stderr)")
         let balance = "Brukskonto\n1234 56 78903\navailable: 1 234,50 kr\nbalance:   1 300,00 kr\n"

@@ -358,7 +358,6 @@ struct TokenEndToEndTests {
 
 enum TokenFixture {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let binary = root + "/.build/debug/lomme-vault"
     static let clientId = "lomme:test client+1"
     /// Every character the issue names, and a %41 that must not be decoded twice.
     static let secret = "s3:cr%et+with space/æ and %41 'q'"
@@ -430,14 +429,14 @@ enum TokenFixture {
 
         /// Runs the binary (or `executable` with LOMME_VAULT_BIN set) on this vault, with no terminal.
         func run(_ arguments: [String], stdin: String? = nil, executable: String? = nil, environment: [String: String] = [:]) -> Result {
-            var env = ["LOMME_VAULT": vault, "LOMME_VAULT_BIN": TokenFixture.binary]
+            var env = ["LOMME_VAULT": vault, "LOMME_VAULT_BIN": CLI.binary]
             env.merge(environment) { $1 }
             return CLI.run(arguments, stdin: stdin, environment: env, executable: executable)
         }
     }
 
     static func vault(tokenURL: String?, clientId: String = clientId, secret: String = secret) throws -> Box {
-        #expect(FileManager.default.isExecutableFile(atPath: binary), "build the tool first: swift build")
+        #expect(FileManager.default.isExecutableFile(atPath: CLI.binary), "build the tool first: swift build")
         let box = Box()
         box.importConfig(config(tokenURL: tokenURL, clientId: clientId, secret: secret))
         let unlocked = box.run(["unlock", "--passphrase-file", box.passphraseFile])
