@@ -40,15 +40,68 @@ package enum Clips {
     }
 
     /// A clip made by make-clip: `kind` blank, sweep, screen or shake; `codec` mjpeg, h264
-    /// or yuyv. Returns its path, or nil (with make-clip's message) when it failed.
+    /// or yuyv. Returns its path, or nil (with make-clip's message) when it failed. A clip
+    /// asked for again (the same arguments, container and code picture: make-clip draws the
+    /// same frames from its fixed seed) is a copy of the first one this test process made.
     package static func make(_ kind: String, in directory: String, code: String? = nil, size: String = "640x480",
                              codec: String = "mjpeg", seconds: Double = 2.5, fps: Int = 15, name: String? = nil,
                              extra: [String] = []) -> (path: String?, error: String) {
         let path = directory + "/" + (name ?? "\(kind)-\(codec)-\(size).mkv")
-        var arguments = [packageRoot + "/Tests/scripts/make-clip", kind, path, "--size", size, "--codec", codec,
-                         "--seconds", "\(seconds)", "--fps", "\(fps)"] + extra
-        if let code { arguments += ["--code", code] }
-        let result = run(arguments)
-        return (result.status == 0 ? path : nil, result.stderr)
+        let options = ["--size", size, "--codec", codec, "--seconds", "\(seconds)", "--fps", "\(fps)"] + extra
+        let container = (path as NSString).pathExtension
+        var key = ([kind, container] + options).joined(separator: "\u{0}")
+        if let code {
+            guard let picture = FileManager.default.contents(atPath: code) else { return (nil, "no code picture at \(code)") }
+            key += "\u{0}" + picture.base64EncodedString()
+        }
+        return MadeClips.shared.clip(key, extension: container, to: path) { made in
+            run([packageRoot + "/Tests/scripts/make-clip", kind, made] + options + (code.map { ["--code", $0] } ?? []))
+        }
     }
+}
+
+/// The clips this test process has made, by their arguments, in a folder of its own (removed
+/// when the process exits). Two tests asking for the same clip at once: one makes it, the
+/// other waits for it.
+private final class MadeClips: @unchecked Sendable {
+    static let shared = MadeClips()
+    private let folder = TemporaryFolder("lomme-clips")
+    private let lock = NSLock()
+    private var made: [String: String] = [:]
+    private var making: [String: NSLock] = [:]
+    private static let removed: Void = { atexit { MadeClips.shared.removeFolder() } }()
+
+    /// Copies the clip `key` names to `path`, making it first with `make` (given the path to
+    /// write) unless it was made already.
+    func clip(_ key: String, extension ext: String, to path: String,
+              make: (String) -> (status: Int32, stderr: String)) -> (path: String?, error: String) {
+        Self.removed
+        let keyLock = lock.withLock { () -> NSLock in
+            if let existing = making[key] { return existing }
+            let new = NSLock()
+            making[key] = new
+            return new
+        }
+        return keyLock.withLock {
+            let source: String
+            if let existing = lock.withLock({ made[key] }) {
+                source = existing
+            } else {
+                source = folder.path + "/" + UUID().uuidString + "." + ext
+                let result = make(source)
+                guard result.status == 0 else { return (nil, result.stderr) }
+                lock.withLock { made[key] = source }
+            }
+            do {
+                // as make-clip does, a clip of the same name is replaced
+                if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+                try FileManager.default.copyItem(atPath: source, toPath: path)
+            } catch {
+                return (nil, "copying the clip: \(error)")
+            }
+            return (path, "")
+        }
+    }
+
+    private func removeFolder() { try? FileManager.default.removeItem(atPath: folder.path) }
 }
