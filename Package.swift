@@ -127,7 +127,8 @@ let package = Package(
             ],
             // The Swift runtime (and FoundationEssentials, which ArgumentParser uses) linked in:
             // the installed binary runs without a Swift toolchain and starts without resolving
-            // a dozen libswift*.so. Debug builds too, so the tests drive what is installed.
+            // a dozen libswift*.so. Debug builds too, so even `swift test` alone drives a binary
+            // linked as the installed one (./test.sh drives the release build itself).
             // lld packs the ~39 000 relative relocations of the static runtime (DT_RELR, glibc
             // 2.36 as in Debian 12), which the loader applies at every start (bench/get).
             linkerSettings: [.unsafeFlags([
