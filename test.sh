@@ -67,9 +67,9 @@ background+=($!)
 step build swift build --build-tests "${import_check[@]}"
 await "${background[0]}" "$logs/release-build.log"
 binary="$PWD/$release/release/lomme-vault"
-# While the tests run (they wait on programs and terminals much of the time), the later steps'
-# builds are made beside them: the import probe's copy and the fuzz targets, which then run
-# there too, each a fixed number of inputs, so the load changes nothing but the time. No
+# While the tests run (they wait on programs and terminals much of the time), the rest is made
+# beside them: the Debian package, the import probe's copy and the fuzz targets, which then
+# run there too, each a fixed number of inputs, so the load changes nothing but the time. No
 # test's verdict depends on how fast it runs either.
 fuzz="${LOMME_FUZZ:-1}"
 (
