@@ -34,14 +34,18 @@ enum GridSampler {
         case .topRight: (0, far)
         case .bottomLeft: (far, 0)
         }
-        var values = [UInt8](repeating: 0, count: reach * reach)
-        image.pixels.withUnsafeBufferPointer { px in
-            for row in 0..<reach {
-                for column in 0..<reach {
-                    let centre = map.map(Double(left + column) + 0.5, Double(top + row) + 0.5)
-                    values[row * reach + column] = grey(bilinear(px, image.width, image.height, centre.x, centre.y))
+        let w = image.width, h = image.height
+        // Written straight into the grid's storage: a picture's scan asks for thousands of these.
+        let values = [UInt8](unsafeUninitializedCapacity: reach * reach) { out, count in
+            image.pixels.withUnsafeBufferPointer { px in
+                for row in 0..<reach {
+                    for column in 0..<reach {
+                        let centre = map.map(Double(left + column) + 0.5, Double(top + row) + 0.5)
+                        out[row &* reach &+ column] = grey(bilinear(px, w, h, centre.x, centre.y))
+                    }
                 }
             }
+            count = reach * reach
         }
         return localGrid(GrayImage(width: reach, height: reach, pixels: values))
     }
@@ -95,8 +99,9 @@ enum GridSampler {
     }
 
     /// The first of `binarizations`: against the mean of the modules around each.
+    /// (`adaptiveBinarized(radius: gridWindow, offset: 0, minContrast: 0)`, by `LocalStats.belowMean`.)
     static func localGrid(_ values: GrayImage) -> GrayImage {
-        values.adaptiveBinarized(radius: gridWindow, offset: 0, minContrast: 0)
+        GrayImage(width: values.width, height: values.height, pixels: LocalStats.belowMean(values, radius: gridWindow))
     }
 
     /// A two-level module grid drawn `scale` pixels a module with a four-module quiet zone.
@@ -121,8 +126,9 @@ enum GridSampler {
         let x0 = min(Int(fx), max(0, w - 2)), y0 = min(Int(fy), max(0, h - 2))
         let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
         let ax = fx - Double(x0), ay = fy - Double(y0)
-        let top = Double(px[y0 * w + x0]) * (1 - ax) + Double(px[y0 * w + x1]) * ax
-        let bottom = Double(px[y1 * w + x0]) * (1 - ax) + Double(px[y1 * w + x1]) * ax
+        // Wrapping index arithmetic: the clamps above keep every index inside the picture.
+        let top = Double(px[y0 &* w &+ x0]) * (1 - ax) + Double(px[y0 &* w &+ x1]) * ax
+        let bottom = Double(px[y1 &* w &+ x0]) * (1 - ax) + Double(px[y1 &* w &+ x1]) * ax
         return top * (1 - ay) + bottom * ay
     }
 

@@ -58,6 +58,49 @@ struct LocalStats {
         return output
     }
 
+    /// `thresholded(image, radius: radius, offset: 0, minContrast: 0)` for small pictures (the grid
+    /// sampler's module grids, thousands a scan): each pixel dark (0) where it is below its window's
+    /// rounded mean, from the window's sum without a division: p < ⌊(sum + ½area)/area⌋ exactly when
+    /// (p + 1)·area ≤ sum + ½area. Windows beyond the border repeat the edge pixels, as the sweep's do.
+    static func belowMean(_ image: GrayImage, radius: Int) -> [UInt8] {
+        let w = image.width, h = image.height, r = max(1, min(radius, maximumRadius))
+        guard w > 0, h > 0 else { return [] }
+        let area = (2 * r + 1) * (2 * r + 1), half = area / 2
+        // Each pixel's row of the window (a sum sliding along the row), then a sum of those sliding down.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: w * h + w) { scratch in
+            let across = scratch.baseAddress!, down = across + w * h
+            return [UInt8](unsafeUninitializedCapacity: w * h) { out, count in
+                image.pixels.withUnsafeBufferPointer { px in
+                    @inline(__always) func column(_ x: Int) -> Int { min(max(x, 0), w &- 1) }
+                    @inline(__always) func row(_ y: Int) -> Int { min(max(y, 0), h &- 1) &* w }
+                    for y in 0..<h {
+                        let line = y &* w
+                        var sum = 0
+                        for dx in -r...r { sum &+= Int(px[line &+ column(dx)]) }
+                        for x in 0..<w {
+                            across[line &+ x] = sum
+                            sum &+= Int(px[line &+ column(x &+ r &+ 1)]) &- Int(px[line &+ column(x &- r)])
+                        }
+                    }
+                    for x in 0..<w { down[x] = 0 }
+                    for dy in -r...r {
+                        let line = row(dy)
+                        for x in 0..<w { down[x] &+= across[line &+ x] }
+                    }
+                    for y in 0..<h {
+                        let line = y &* w, enter = row(y &+ r &+ 1), leave = row(y &- r)
+                        for x in 0..<w {
+                            let below = (Int(px[line &+ x]) &+ 1) &* area <= down[x] &+ half
+                            out[line &+ x] = below ? 0 : 255
+                            down[x] &+= across[enter &+ x] &- across[leave &+ x]
+                        }
+                    }
+                }
+                count = w * h
+            }
+        }
+    }
+
     /// What the sweep does with each pixel's window.
     fileprivate protocol Sink {
         static var spread: Bool { get }
