@@ -10,14 +10,15 @@ struct Homography: Equatable {
     /// The map taking each of four `from` points to the `to` at its index; nil when three are (nearly) in line.
     init?(from: [(x: Double, y: Double)], to: [(x: Double, y: Double)]) {
         guard from.count == 4, to.count == 4 else { return nil }
-        // Eight equations in the eight unknowns h0…h7 (h8 = 1).
-        var a = [[Double]]()
+        // Eight equations in the eight unknowns h0…h7 (h8 = 1): an 8×9 augmented matrix, row after row.
+        var a = [Double](repeating: 0, count: 8 * 9)
         for i in 0..<4 {
-            let (x, y) = from[i], (u, v) = to[i]
-            a.append([x, y, 1, 0, 0, 0, -u * x, -u * y, u])
-            a.append([0, 0, 0, x, y, 1, -v * x, -v * y, v])
+            let (x, y) = from[i], (u, v) = to[i], r = 2 * i * 9
+            // [x, y, 1, 0, 0, 0, -ux, -uy, u] and [0, 0, 0, x, y, 1, -vx, -vy, v]
+            (a[r], a[r + 1], a[r + 2], a[r + 6], a[r + 7], a[r + 8]) = (x, y, 1, -u * x, -u * y, u)
+            (a[r + 12], a[r + 13], a[r + 14], a[r + 15], a[r + 16], a[r + 17]) = (x, y, 1, -v * x, -v * y, v)
         }
-        guard let h = Homography.solve(&a) else { return nil }
+        guard let h = Homography.solve(&a, unknowns: 8) else { return nil }
         (m0, m1, m2, m3, m4, m5, m6, m7) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
     }
 
@@ -36,20 +37,29 @@ struct Homography: Equatable {
         return ((m0 * x + m1 * y + m2) / w, (m3 * x + m4 * y + m5) / w)
     }
 
-    /// Gaussian elimination with partial pivoting on an n×(n+1) augmented matrix.
-    static func solve(_ a: inout [[Double]]) -> [Double]? {
-        let n = a.count
-        for column in 0..<n {
-            var pivot = column
-            for row in column + 1..<n where abs(a[row][column]) > abs(a[pivot][column]) { pivot = row }
-            guard abs(a[pivot][column]) > singularPivot else { return nil }
-            a.swapAt(column, pivot)
-            for row in 0..<n where row != column {
-                let factor = a[row][column] / a[column][column]
-                if factor == 0 { continue }
-                for k in column...n { a[row][k] -= factor * a[column][k] }
+    /// Gaussian elimination with partial pivoting on an n×(n+1) augmented matrix stored row after row
+    /// (one buffer: this runs for every triple and size the grid pass tries).
+    static func solve(_ a: inout [Double], unknowns n: Int) -> [Double]? {
+        let width = n + 1
+        guard a.count == n * width else { return nil }
+        // Wrapping index arithmetic: every index is below n × (n + 1), the buffer's size.
+        return a.withUnsafeMutableBufferPointer { m -> [Double]? in
+            for column in 0..<n {
+                var pivot = column
+                for row in column &+ 1..<n where abs(m[row &* width &+ column]) > abs(m[pivot &* width &+ column]) { pivot = row }
+                guard abs(m[pivot &* width &+ column]) > singularPivot else { return nil }
+                if pivot != column {
+                    for k in 0..<width { m.swapAt(column &* width &+ k, pivot &* width &+ k) }
+                }
+                let top = column &* width
+                for row in 0..<n where row != column {
+                    let here = row &* width
+                    let factor = m[here &+ column] / m[top &+ column]
+                    if factor == 0 { continue }
+                    for k in column...n { m[here &+ k] -= factor * m[top &+ k] }
+                }
             }
+            return (0..<n).map { m[$0 * width + n] / m[$0 * width + $0] }
         }
-        return (0..<n).map { a[$0][n] / a[$0][$0] }
     }
 }
