@@ -59,50 +59,40 @@ enum FinderSearch {
         guard w >= QRGeometry.smallestSide, h >= QRGeometry.smallestSide, let widest = scales.max() else {
             return scales.map { _ in ([], []) }
         }
-        assert(darkBelow == 0x80, "the eight-at-a-time run search tests the top bit")
+        assert(darkBelow == 0x80, "the run search reads the top bit")
         var dark = scales.map { _ in Sightings() }, light = dark
+        // A row's runs of one level: ends[0] = 0, ends[k + 1] where run k ends (the last at w).
+        let ends = UnsafeMutablePointer<Int32>.allocate(capacity: w + 2)
+        // Whether the five runs ending with run i may be a finder (`mayBeFinder`).
+        let may = UnsafeMutablePointer<Bool>.allocate(capacity: w + 1)
+        defer {
+            ends.deallocate()
+            may.deallocate()
+        }
         image.pixels.withUnsafeBufferPointer { px in
             guard let base = px.baseAddress else { return }
-            let raw = UnsafeRawPointer(base)
             for y in stride(from: 0, to: h, by: max(1, rowStep)) {
                 let row = y * w
-                // The row as runs of one level.
-                var r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0
-                var s2 = 0, s3 = 0, s4 = 0
-                var runs = 0
-                var x = 0
-                while x < w {
-                    let isDark = px[row + x] < darkBelow
-                    var end = x + 1
-                    // Eight pixels at a time (with `darkBelow` 128, dark is a clear top bit).
-                    let same: UInt64 = isDark ? 0 : 0x8080_8080_8080_8080
-                    while end &+ 8 <= w {
-                        let other = (raw.loadUnaligned(fromByteOffset: row &+ end, as: UInt64.self) & 0x8080_8080_8080_8080) ^ same
-                        if other == 0 {
-                            end &+= 8
-                        } else {
-                            end &+= other.trailingZeroBitCount >> 3
-                            break
+                let runs = runEnds(UnsafeRawPointer(base + row), width: w, into: ends)
+                guard runs >= 5 else { continue }
+                @inline(__always) func run(_ k: Int) -> Int { Int(ends[k &+ 1] &- ends[k]) }
+                // Every five runs asked at once (most fail), then the few that pass looked at.
+                for i in 4..<runs { may[i] = mayBeFinder(run(i &- 4), run(i &- 3), run(i &- 2), run(i &- 1), run(i)) }
+                // Runs alternate in level: run i is the first run's level when i is even.
+                let firstDark = px[row] < darkBelow
+                for i in 4..<runs where may[i] {
+                    let r2 = run(i &- 2)
+                    guard let module = ratioModule(run(i &- 4), run(i &- 3), r2, run(i &- 1), run(i)) else { continue }
+                    let isDark = firstDark == (i & 1 == 0)
+                    let centerX = Double(ends[i &- 2]) + Double(r2) / 2
+                    if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module,
+                                                                  scale: widest, inverted: !isDark) {
+                        let found = FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1,
+                                                  narrowModule: min(module, vModule))
+                        for (n, scale) in scales.enumerated() where vModule < module * scale && vModule > module / scale {
+                            if isDark { dark[n].add(found) } else { light[n].add(found) }
                         }
                     }
-                    if end &+ 8 > w {
-                        while end < w && (px[row &+ end] < darkBelow) == isDark { end &+= 1 }
-                    }
-                    (r0, r1, r2, r3, r4) = (r1, r2, r3, r4, end &- x)
-                    (s2, s3, s4) = (s3, s4, x)
-                    runs &+= 1
-                    if runs >= 5, mayBeFinder(r0, r1, r2, r3, r4), let module = ratioModule(r0, r1, r2, r3, r4) {
-                        let centerX = Double(s2) + Double(r2) / 2
-                        if let (centerY, vModule) = crossCheckVertical(px, w, h, x: Int(centerX), y: y, expected: module,
-                                                                      scale: widest, inverted: !isDark) {
-                            let found = FinderPattern(x: centerX, y: centerY, module: (module + vModule) / 2, hits: 1,
-                                                      narrowModule: min(module, vModule))
-                            for (n, scale) in scales.enumerated() where vModule < module * scale && vModule > module / scale {
-                                if isDark { dark[n].add(found) } else { light[n].add(found) }
-                            }
-                        }
-                    }
-                    x = end
                 }
             }
         }
@@ -113,6 +103,48 @@ enum FinderSearch {
             return found.patterns.filter { $0.hits >= max(minimumSightings, Int($0.module * perModule)) }.sorted { $0.hits > $1.hits }
         }
         return zip(dark, light).map { (confirmed($0), confirmed($1)) }
+    }
+
+    /// The runs of one level along a row of a two-level picture `w` pixels wide: writes 0 to `ends[0]`
+    /// and where each run ends to the entries after it (the last at `w`); returns how many runs.
+    @inline(__always)
+    static func runEnds(_ row: UnsafeRawPointer, width w: Int, into ends: UnsafeMutablePointer<Int32>) -> Int {
+        let px = row.assumingMemoryBound(to: UInt8.self)
+        var count = 0
+        ends[0] = 0
+        // Whether the pixel before the next one read is light (the first pixel itself at first: no run ends there).
+        var previous = UInt64(px[0] >> 7)
+        var x = 0
+        // 64 pixels at a time as a word, bit k set where pixel x + k is light (its top bit set,
+        // with `darkBelow` 128): each byte's top bit gathered by one multiplication, eight bytes a read.
+        while x &+ 64 <= w {
+            var light: UInt64 = 0
+            for c in 0..<8 {
+                let bytes = row.loadUnaligned(fromByteOffset: x &+ 8 &* c, as: UInt64.self)
+                light |= ((((bytes >> 7) & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56) << UInt64(8 &* c)
+            }
+            // A run ends before every pixel whose level is not the one before it.
+            var changes = light ^ (light << 1 | previous)
+            previous = light >> 63
+            while changes != 0 {
+                count &+= 1
+                ends[count] = Int32(truncatingIfNeeded: x &+ changes.trailingZeroBitCount)
+                changes &= changes &- 1
+            }
+            x &+= 64
+        }
+        while x < w {
+            let level = UInt64(px[x] >> 7)
+            if level != previous {
+                count &+= 1
+                ends[count] = Int32(truncatingIfNeeded: x)
+            }
+            previous = level
+            x &+= 1
+        }
+        count &+= 1
+        ends[count] = Int32(truncatingIfNeeded: w)
+        return count
     }
 
     /// Whether five run lengths may pass `ratioModule`, in whole numbers (asked of every run; most fail).
