@@ -42,6 +42,35 @@ extension ImageLoaderTests {
         #expect(image.pixels[1] == 255 && image.pixels[4] == 255)
     }
 
+    /// Colour without alpha (the RGB loop most photos take): every pixel exactly (77R + 150G + 29B) >> 8,
+    /// over rows of an odd width, as a PPM and as the RGB PNG convert makes of it.
+    @Test(.enabled(if: hasConvert, "ImageMagick's convert is not installed"), arguments: ["colour.ppm", "PNG24:colour.png"])
+    func colourBecomesLumaExactly(output: String) throws {
+        let scratch = try Scratch()
+        let width = 37, height = 3
+        var seed: UInt32 = 20_261_128
+        let colours: [(UInt8, UInt8, UInt8)] = (0..<width * height).map { _ in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return (UInt8(truncatingIfNeeded: seed >> 24), UInt8(truncatingIfNeeded: seed >> 16), UInt8(truncatingIfNeeded: seed >> 8))
+        }
+        var ppm = Array("P6\n\(width) \(height)\n255\n".utf8)
+        for (r, g, b) in colours { ppm += [r, g, b] }
+        try scratch.write("colour.ppm", ppm)
+        var name = "colour.ppm"
+        if output.hasPrefix("PNG") {
+            name = "colour.png"
+            try Self.convert([scratch.path("colour.ppm"), "PNG24:" + scratch.path(name)])
+            #expect(try scratch.read(name)[25] == 2, "an RGB PNG (colour type 2)")
+        }
+        let image = try ImageLoader.load(path: scratch.path(name))
+        #expect(image.width == width && image.height == height)
+        let expected = colours.map { (r: UInt8, g: UInt8, b: UInt8) -> UInt8 in
+            let sum: Int = 77 * Int(r) + 150 * Int(g) + 29 * Int(b)
+            return UInt8(sum >> 8)
+        }
+        #expect(image.pixels == expected)
+    }
+
     @Test(.enabled(if: hasConvert, "ImageMagick's convert is not installed"))
     func paletteWithTransparentEntryIsWhiteThere() throws {
         let scratch = try Scratch()
