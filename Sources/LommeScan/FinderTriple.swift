@@ -167,20 +167,22 @@ extension FinderSearch {
     static let moduleAlongReach = 0.8
     static let moduleAlongStep = 0.5
 
+    /// Three patterns as a code's corners: the top-left, the other two, the legs' cosine and length ratio.
+    typealias Corners = (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)
+
     /// Triples of finder patterns that can be the corners of one code, the most plausible first.
     static func triples(from patterns: [FinderPattern], in binary: GrayImage, grey: GrayImage? = nil) -> [FinderTriple] {
         let candidates = Array(patterns.prefix(tripleCandidates))
-        var scored: [([(corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)], Double)] = []
+        var scored: [([Corners], Double)] = []
         for i in candidates.indices {
             for j in candidates.indices where j > i {
                 for k in candidates.indices where k > j {
-                    let p = [candidates[i], candidates[j], candidates[k]]
-                    let choices = cornerChoices(p)
+                    let (a, b, c) = (candidates[i], candidates[j], candidates[k])
+                    let choices = cornerChoices(a, b, c)
                     guard let first = choices.first else { continue }
                     // Scored by the likelier corner.
-                    let modules = p.map(\.module)
-                    let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(first.cosine) * anglePenalty) / first.ratio
-                        / (modules.max()! / modules.min()!)
+                    let score = Double(a.hits + b.hits + c.hits) / (1 + abs(first.cosine) * anglePenalty) / first.ratio
+                        / (max(a.module, b.module, c.module) / min(a.module, b.module, c.module))
                     scored.append((choices, score))
                 }
             }
@@ -225,32 +227,42 @@ extension FinderSearch {
     static let sureDiagonal = 1.1
 
     /// `corners` at the corner opposite the longest side, and at the next longest's when near (`sureDiagonal`).
-    static func cornerChoices(_ p: [FinderPattern])
-        -> [(corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)] {
-        let sides = [distance(pt(p[1]), pt(p[2])), distance(pt(p[0]), pt(p[2])), distance(pt(p[0]), pt(p[1]))]
-        let order = sides.indices.sorted { sides[$0] > sides[$1] }
-        var choices = [corners(p, at: order[0])].compactMap { $0 }
-        if sides[order[0]] < sides[order[1]] * sureDiagonal, let second = corners(p, at: order[1]) { choices.append(second) }
-        return choices
+    /// (Asked of all 84 triples of every search: no array is made for three patterns that are no code.)
+    static func cornerChoices(_ p0: FinderPattern, _ p1: FinderPattern, _ p2: FinderPattern) -> [Corners] {
+        let sides = (distance(pt(p1), pt(p2)), distance(pt(p0), pt(p2)), distance(pt(p0), pt(p1)))
+        func side(_ i: Int) -> Double { i == 0 ? sides.0 : i == 1 ? sides.1 : sides.2 }
+        // The sides' indices, the longest first; equal ones in index order, as a stable sort leaves them.
+        var longest = 0, next = 1
+        if side(next) > side(longest) { (longest, next) = (next, longest) }
+        if side(2) > side(next) { (longest, next) = side(2) > side(longest) ? (2, longest) : (longest, 2) }
+        // The three modules in the patterns' order (their mean is summed in it).
+        let modules = (p0.module, p1.module, p2.module)
+        func at(_ corner: Int) -> Corners? {
+            let p = corner == 0 ? (p0, p1, p2) : corner == 1 ? (p1, p2, p0) : (p2, p0, p1)
+            return corners(p.0, p.1, p.2, modules: modules)
+        }
+        let first = at(longest)
+        let second = side(longest) < side(next) * sureDiagonal ? at(next) : nil
+        guard let first else { return second.map { [$0] } ?? [] }
+        guard let second else { return [first] }
+        return [first, second]
     }
 
-    /// Three patterns as a code's corners, `p[corner]` the top-left, when they can be (within the bounds above):
-    /// that corner, the other two, the legs' cosine and length ratio.
-    static func corners(_ p: [FinderPattern], at corner: Int)
-        -> (corner: FinderPattern, FinderPattern, FinderPattern, cosine: Double, ratio: Double)? {
-        let modules = p.map(\.module)
-        guard modules.max()! < modules.min()! * tripleModuleRatio else { return nil }
-        let a = p[corner], b = p[(corner + 1) % 3], c = p[(corner + 2) % 3]
+    /// Three patterns as a code's corners, `a` the top-left, when they can be (within the bounds above);
+    /// `modules` are the three patterns' modules in the order they were found.
+    static func corners(_ a: FinderPattern, _ b: FinderPattern, _ c: FinderPattern,
+                        modules: (Double, Double, Double)) -> Corners? {
+        let (m0, m1, m2) = modules
+        guard max(m0, m1, m2) < min(m0, m1, m2) * tripleModuleRatio else { return nil }
         let ab = distance(pt(a), pt(b)), ac = distance(pt(a), pt(c))
         let ratio = max(ab, ac) / min(ab, ac)
         guard ratio < tripleLegRatio else { return nil }
         let cosine = ((b.x - a.x) * (c.x - a.x) + (b.y - a.y) * (c.y - a.y)) / (ab * ac)
         guard abs(cosine) < tripleCosine else { return nil }
-        let module = modules.reduce(0, +) / Double(QRGeometry.finders)
+        let module = (m0 + m1 + m2) / Double(QRGeometry.finders)
         guard min(ab, ac) > module * shortestLeg, max(ab, ac) < module * longestLeg else { return nil }
         return (a, b, c, cosine, ratio)
     }
-
 
     /// The module width along the line from a finder's centre toward `target`.
     static func moduleAlong(_ binary: GrayImage, from centre: (x: Double, y: Double),

@@ -294,14 +294,14 @@ struct GridSamplerTests {
         let far = FinderPattern(x: 531.8, y: 774.8, module: 6.07, hits: 14)
         let near = [FinderPattern(x: 694.8, y: 292.6, module: 11.16, hits: 33),
                     FinderPattern(x: 286.2, y: 618.9, module: 11.8, hits: 20)]
-        let choices = FinderSearch.cornerChoices([near[0], near[1], far])
+        let choices = FinderSearch.cornerChoices(near[0], near[1], far)
         #expect(choices.map(\.corner) == [far, near[1]])
         let blank = GrayImage(width: 1152, height: 864, fill: 255)
         let triples = FinderSearch.triples(from: [near[0], near[1], far], in: blank)
         #expect(triples.map(\.topLeft.x) == [far.x, near[1].x])
         // A square corner has one choice.
         let square = [(100.0, 100.0), (400.0, 100.0), (100.0, 400.0)].map { FinderPattern(x: $0.0, y: $0.1, module: 6, hits: 10) }
-        #expect(FinderSearch.cornerChoices(square).map(\.corner) == [square[0]])
+        #expect(FinderSearch.cornerChoices(square[0], square[1], square[2]).map(\.corner) == [square[0]])
 
         let image = try F.image("foreshortened.jpg")
         let expected = String(decoding: try ImageLoader.read(path: F.path("foreshortened.txt")), as: UTF8.self)

@@ -136,7 +136,7 @@ struct SearchCostTests {
             for j in candidates.indices where j > i {
                 for k in candidates.indices where k > j {
                     let p = [candidates[i], candidates[j], candidates[k]]
-                    let choices = FinderSearch.cornerChoices(p)
+                    let choices = FinderSearch.cornerChoices(p[0], p[1], p[2])
                     guard let first = choices.first else { continue }
                     let modules = p.map(\.module)
                     let score = Double(p.map(\.hits).reduce(0, +)) / (1 + abs(first.cosine) * FinderSearch.anglePenalty)
