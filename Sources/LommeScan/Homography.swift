@@ -41,7 +41,7 @@ struct Homography: Equatable {
     /// (one buffer: this runs for every triple and size the grid pass tries).
     static func solve(_ a: inout [Double], unknowns n: Int) -> [Double]? {
         let width = n + 1
-        guard a.count == n * width else { return nil }
+        precondition(a.count == n * width, "an n×(n+1) matrix")
         // Wrapping index arithmetic: every index is below n × (n + 1), the buffer's size.
         return a.withUnsafeMutableBufferPointer { m -> [Double]? in
             for column in 0..<n {
