@@ -13,13 +13,13 @@ import PackageDescription
 //   LommeQR ──> LommeScan, LommeImages, LommeCore, CQRencode + CLazyQRencode
 //   LommeCamera ──> LommeScan, LommeImages, LommeCore, CFFmpeg + CLazyFFmpeg
 //   LommeScan ──> LommeImages, LommeCore, CZbar + CLazyZbar
-//   LommeImages ──> LommeCore (LommeError only), CPNG + CLazyPNG, CJPEGGlue (CJPEG + CLazyJPEG),
-//                   CWebP + CLazyWebP, CHeif + CLazyHeif
+//   LommeImages ──> LommeCore (LommeError only), CPNG + CLazyPNG, CDeflate + CLazyDeflate,
+//                   CJPEGGlue (CJPEG + CLazyJPEG), CWebP + CLazyWebP, CHeif + CLazyHeif
 //   LommeTPM ──> LommeCore, CTSS2 + CLazyTSS2
 //   LommeCore ──> CSodium (no file I/O, no printing, no environment)
 //
-// C: CQRencode, CZbar, CPNG, CJPEG, CWebP, CHeif, CTSS2, CFFmpeg, CCairo are headers only (nothing
-// linked). Each has a stub target CLazyNAME (one .c file: the functions the package calls, with
+// C: CQRencode, CZbar, CPNG, CDeflate, CJPEG, CWebP, CHeif, CTSS2, CFFmpeg, CCairo are headers only
+// (nothing linked). Each has a stub target CLazyNAME (one .c file: the functions the package calls, with
 // the real prototypes) that loads the library with dlopen on its first call through
 // CLazyLibraries, the loader; so a target reaches a picture, QR, TPM, video or drawing library
 // only through its own pair (Tests/scripts/check-imports checks that it lists both).
@@ -70,6 +70,8 @@ let package = Package(
         loadedLazily("CZbar", apt: "libzbar-dev"),
         system("CSodium", pkg: "libsodium", apt: "libsodium-dev"),
         loadedLazily("CPNG", apt: "libpng-dev"),
+        // libdeflate: the common PNG's data inflated faster than zlib (LommeImages/PNGDirect.swift).
+        loadedLazily("CDeflate", apt: "libdeflate-dev"),
         loadedLazily("CJPEG", apt: "libjpeg62-turbo-dev"),
         loadedLazily("CWebP", apt: "libwebp-dev"),
         loadedLazily("CHeif", apt: "libheif-dev"),
@@ -88,6 +90,7 @@ let package = Package(
         .target(name: "CLazyZbar", dependencies: ["CZbar", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyQRencode", dependencies: ["CQRencode", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyPNG", dependencies: ["CPNG", "CLazyLibraries"], publicHeadersPath: "."),
+        .target(name: "CLazyDeflate", dependencies: ["CDeflate", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyJPEG", dependencies: ["CJPEG", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyWebP", dependencies: ["CWebP", "CLazyLibraries"], publicHeadersPath: "."),
         .target(name: "CLazyHeif", dependencies: ["CHeif", "CLazyLibraries"], publicHeadersPath: "."),
@@ -102,7 +105,7 @@ let package = Package(
         // Config, payloads, sealed envelopes, the vault format, SecureBytes, KDF: pure.
         .target(name: "LommeCore", dependencies: ["CSodium"]),
         // Pictures: GrayImage, the codecs, EXIF, the loader and its limits.
-        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CLazyPNG", "CJPEGGlue", "CWebP", "CLazyWebP", "CHeif", "CLazyHeif"],
+        .target(name: "LommeImages", dependencies: ["LommeCore", "CPNG", "CLazyPNG", "CDeflate", "CLazyDeflate", "CJPEGGlue", "CWebP", "CLazyWebP", "CHeif", "CLazyHeif"],
                 swiftSettings: optimisedInEveryBuild),
         // Finding and reading QR codes in a picture.
         .target(name: "LommeScan", dependencies: ["LommeImages", "LommeCore", "CZbar", "CLazyZbar"], swiftSettings: optimisedInEveryBuild),

@@ -13,6 +13,7 @@ static const struct {
     [LOMME_LIBRARY_ZBAR] = {"libzbar.so.0", "libzbar0", "reading QR codes"},
     [LOMME_LIBRARY_QRENCODE] = {"libqrencode.so.4", "libqrencode4", "making QR codes"},
     [LOMME_LIBRARY_PNG] = {"libpng16.so.16", "libpng16-16", "PNG pictures"},
+    [LOMME_LIBRARY_DEFLATE] = {"libdeflate.so.0", "libdeflate0", "PNG pictures"},
     [LOMME_LIBRARY_JPEG] = {"libjpeg.so.62", "libjpeg62-turbo", "JPEG pictures"},
     [LOMME_LIBRARY_WEBP] = {"libwebp.so.7", "libwebp7", "WebP pictures"},
     [LOMME_LIBRARY_HEIF] = {"libheif.so.1", "libheif1", "HEIC pictures"},

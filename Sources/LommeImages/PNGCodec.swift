@@ -94,6 +94,13 @@ package enum PNGCodec {
     /// Decodes any PNG to grey, transparency over white.
     static func decode(_ bytes: [UInt8], name: String) throws(LommeError) -> GrayImage {
         try checkIHDR(bytes, name: name)
+        // The common PNG, decoded faster to the same pixels; any other goes to libpng.
+        if let image = PNGDirect.decode(bytes) { return image }
+        return try decodeWithLibpng(bytes, name: name)
+    }
+
+    /// Decodes any PNG with libpng's simplified API (`decode` after `checkIHDR`).
+    static func decodeWithLibpng(_ bytes: [UInt8], name: String) throws(LommeError) -> GrayImage {
         let outcome: Result<GrayImage, LommeError> = bytes.withUnsafeBufferPointer { data in
             var control = png_image()
             control.version = png_uint_32(PNG_IMAGE_VERSION)
