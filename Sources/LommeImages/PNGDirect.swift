@@ -109,65 +109,78 @@ enum PNGDirect {
     /// Undoes PNG's filters in place: each row is its filter's byte, then `rowBytes` bytes.
     /// False for a filter type that does not exist (libpng calls the file damaged).
     static func unfilter(_ base: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes: Int, bpp: Int) -> Bool {
-        // The pixel's size a constant in each copy of the loops: its channels unrolled.
+        // A copy of the loops for each pixel size, its channels unrolled.
         switch bpp {
-        case 1: return unfilter(base, rows: rows, rowBytes: rowBytes, pixel: 1)
-        case 2: return unfilter(base, rows: rows, rowBytes: rowBytes, pixel: 2)
-        case 3: return unfilter(base, rows: rows, rowBytes: rowBytes, pixel: 3)
-        default: return unfilter(base, rows: rows, rowBytes: rowBytes, pixel: 4)
+        case 1: return unfilter(base, rows: rows, rowBytes: rowBytes, OneByte.self)
+        case 2: return unfilter(base, rows: rows, rowBytes: rowBytes, TwoBytes.self)
+        case 3: return unfilter(base, rows: rows, rowBytes: rowBytes, ThreeBytes.self)
+        default: return unfilter(base, rows: rows, rowBytes: rowBytes, FourBytes.self)
         }
     }
 
-    /// One pixel's channels, at most four; `left` and `upLeft` stay in registers across a row
-    /// (the row above and this one share a buffer, so loads could not be kept otherwise).
+    /// One pixel's channels, at most four, kept in registers from one pixel to the next (the row
+    /// above and this one share a buffer, so the compiler could not keep loads otherwise).
     private typealias Pixel = SIMD4<Int32>
 
-    @inline(__always)
-    private static func unfilter(_ base: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes: Int, pixel bpp: Int) -> Bool {
+    private static func unfilter<Size: PixelSize>(_ base: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes: Int,
+                                                  _ size: Size.Type) -> Bool {
         let stride = rowBytes + 1
+        for y in 0..<rows {
+            let row = base + y * stride + 1
+            // With no row above, "up" is 0: Up changes nothing, Average halves Sub, Paeth is Sub.
+            let above: UnsafeMutablePointer<UInt8>? = y == 0 ? nil : row - stride
+            switch row[-1] {
+            case 0:
+                break
+            case 1:
+                undo(row, above, rowBytes, size) { left, _, _ in left }
+            case 2:
+                guard let above else { break }
+                for i in 0..<rowBytes { row[i] &+= above[i] }
+            case 3:
+                undo(row, above, rowBytes, size) { left, up, _ in (left &+ up) &>> 1 }
+            case 4:
+                // Paeth, as libpng writes it: the nearest of left, up and up-left to left + up - upLeft, ties in that order.
+                undo(row, above, rowBytes, size) { left, up, upLeft in
+                    let p = up &- upLeft, q = left &- upLeft, r = p &+ q
+                    let pa = pointwiseMax(p, 0 &- p), pb = pointwiseMax(q, 0 &- q), pc = pointwiseMax(r, 0 &- r)
+                    let takeUp = pb .< pa
+                    let nearest = pa.replacing(with: pb, where: takeUp)
+                    return left.replacing(with: up, where: takeUp).replacing(with: upLeft, where: pc .< nearest)
+                }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Adds `predict(left, up, upLeft)` to each pixel of `row`, left to right.
+    @inline(__always)
+    private static func undo<Size: PixelSize>(_ row: UnsafeMutablePointer<UInt8>, _ above: UnsafeMutablePointer<UInt8>?,
+                                              _ rowBytes: Int, _ size: Size.Type,
+                                              _ predict: (Pixel, Pixel, Pixel) -> Pixel) {
+        let bpp = Size.bytes
         @inline(__always) func load(_ p: UnsafeMutablePointer<UInt8>) -> Pixel {
             var v = Pixel()
             for k in 0..<bpp { v[k] = Int32(p[k]) }
             return v
         }
-        @inline(__always) func store(_ v: Pixel, _ p: UnsafeMutablePointer<UInt8>) {
-            for k in 0..<bpp { p[k] = UInt8(truncatingIfNeeded: v[k]) }
+        var left = Pixel(), upLeft = Pixel()
+        var i = 0
+        while i < rowBytes {
+            let up = above.map { load($0 + i) } ?? Pixel()
+            left = (load(row + i) &+ predict(left, up, upLeft)) & 255
+            for k in 0..<bpp { row[i + k] = UInt8(truncatingIfNeeded: left[k]) }
+            upLeft = up
+            i &+= bpp
         }
-        for y in 0..<rows {
-            let row = base + y * stride + 1
-            let filter = row[-1]
-            guard filter <= 4 else { return false }
-            // Up, Average and Paeth with no row above are None, halved Sub and Sub.
-            let above: UnsafeMutablePointer<UInt8>? = y == 0 ? nil : row - stride
-            if filter == 0 || (filter == 2 && above == nil) { continue }
-            if filter == 2, let above {
-                for i in 0..<rowBytes { row[i] &+= above[i] }
-                continue
-            }
-            var left = Pixel(), upLeft = Pixel()
-            var i = 0
-            while i < rowBytes {
-                let up = above.map { load($0 + i) } ?? Pixel()
-                let predicted: Pixel
-                switch filter {
-                case 1: predicted = left
-                case 3: predicted = (left &+ up) &>> 1
-                default:
-                    // Paeth, as libpng writes it: the nearest of left, up and up-left to left + up - upLeft, ties in that order.
-                    let p = up &- upLeft, q = left &- upLeft, r = p &+ q
-                    let pa = p.replacing(with: 0 &- p, where: p .< 0)
-                    let pb = q.replacing(with: 0 &- q, where: q .< 0)
-                    let pc = r.replacing(with: 0 &- r, where: r .< 0)
-                    let takeUp = pb .< pa
-                    let nearest = pa.replacing(with: pb, where: takeUp)
-                    predicted = left.replacing(with: up, where: takeUp).replacing(with: upLeft, where: pc .< nearest)
-                }
-                left = (load(row + i) &+ predicted) & 255
-                store(left, row + i)
-                upLeft = up
-                i &+= bpp
-            }
-        }
-        return true
     }
 }
+
+/// A pixel's size in bytes as a type, so that each size gets loops of its own.
+private protocol PixelSize { static var bytes: Int { get } }
+private enum OneByte: PixelSize { static var bytes: Int { 1 } }
+private enum TwoBytes: PixelSize { static var bytes: Int { 2 } }
+private enum ThreeBytes: PixelSize { static var bytes: Int { 3 } }
+private enum FourBytes: PixelSize { static var bytes: Int { 4 } }
