@@ -83,6 +83,10 @@ struct HostileInputTests {
             w('png-too-many-pixels.png', png(20000, 20000, zlib.compress(b'\0' * 64)))
             w('png-zero-width.png', png(0, 10, zlib.compress(b'\0' * 64)))
             w('png-empty-idat.png', png(64, 64, b''))
+            # Rows short of the height, and a filter type that does not exist, with intact checksums: the
+            # direct path for the common PNG (PNGDirect) hands both to libpng, which calls them damaged.
+            w('png-short-rows.png', png(64, 64, zlib.compress(b'\0' * 65 * 10)))
+            w('png-bad-filter.png', png(4, 4, zlib.compress((b'\7' + b'\0' * 4) * 4)))
             w('png-bomb.png', png(5000, 5000, zlib.compress(b'\0' * (5001 * 5000))))  # 25 MB of pixels from 25 KB, under the limits: decoded and scanned
             j = open('progressive.jpg', 'rb').read()
             sos = [i for i in range(len(j) - 1) if j[i] == 0xFF and j[i + 1] == 0xDA]
@@ -110,6 +114,7 @@ struct HostileInputTests {
             ("png-cut-33.png", "damaged or truncated"), ("png-cut-half.png", "damaged or truncated"),
             ("png-wrong-magic.png", "not a picture"), ("png-bad-crc.png", "damaged"), ("png-giant.png", "more than any photo"),
             ("png-too-many-pixels.png", "more than any photo"), ("png-zero-width.png", nil), ("png-empty-idat.png", "damaged or truncated"),
+            ("png-short-rows.png", "damaged or truncated"), ("png-bad-filter.png", "damaged"),
             ("png-bomb.png", nil), ("one.png", "no QR code found"), ("one.jpg", "no QR code found"),
             ("jpeg-progressive-cut-mid-scan.jpg", "truncated"), ("jpeg-cut-header.jpg", "damaged or truncated"),
             ("jpeg-soi-only.jpg", nil), ("jpeg-giant.jpg", "more than any photo"), ("jpeg-zero-size.jpg", nil),

@@ -4,8 +4,8 @@
 /// The picture and QR libraries, tpm2-tss, FFmpeg and cairo, loaded with dlopen on first use.
 /// The binary does not link them (no NEEDED entry): `get`, `unlock`, `--version` and the other
 /// commands that never touch a picture do not load libheif (and x265, aom, dav1d), zbar (and
-/// X11, D-Bus, v4l), libpng, libdeflate, libjpeg, libwebp, libqrencode, tpm2-tss, FFmpeg or cairo (and
-/// fontconfig, FreeType, pixman) at start-up.
+/// X11, D-Bus, v4l), libpng, libdeflate, libjpeg, libwebp, libqrencode, tpm2-tss, FFmpeg or
+/// cairo (and fontconfig, FreeType, pixman) at start-up.
 ///
 /// Each function the package calls is defined in this target with the real prototype
 /// (the real header is included, so the compiler checks it) and forwards to the
