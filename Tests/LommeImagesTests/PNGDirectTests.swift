@@ -168,7 +168,7 @@ struct SplitMix {
 }
 
 /// A PNG written by hand: the rows as given (filter byte first) in stored deflate blocks, split
-/// into IDAT chunks of `chunkSize` bytes; checksums by zlib's definitions, computed here.
+/// into IDAT chunks of `chunkSize` bytes; the Adler-32 computed here, the CRCs by `ImageLoaderTests.crc32`.
 struct PNGFile {
     var bytes: [UInt8]
 
@@ -202,18 +202,9 @@ struct PNGFile {
         return b << 16 | a
     }
 
-    static func crc32(_ data: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + body + be32(crc32(body[...]))
+        return be32(UInt32(data.count)) + body + be32(ImageLoaderTests.crc32(body))
     }
 
     /// Where each chunk starts and its data's length.
@@ -230,7 +221,7 @@ struct PNGFile {
 
     static func mendChecksum(_ bytes: inout [UInt8], chunkAt start: Int) {
         let length = Int(bytes[start]) << 24 | Int(bytes[start + 1]) << 16 | Int(bytes[start + 2]) << 8 | Int(bytes[start + 3])
-        bytes.replaceSubrange((start + 8 + length)..<(start + 12 + length), with: be32(crc32(bytes[(start + 4)..<(start + 8 + length)])))
+        bytes.replaceSubrange((start + 8 + length)..<(start + 12 + length), with: be32(ImageLoaderTests.crc32(Array(bytes[(start + 4)..<(start + 8 + length)]))))
     }
 
     /// A chunk added after the first chunk of type `after` ("IEND-before": just before IEND).
