@@ -63,10 +63,12 @@ enum FinderSearch {
         var dark = scales.map { _ in Sightings() }, light = dark
         // A row's runs of one level: ends[0] = 0, ends[k + 1] where run k ends (the last at w).
         let ends = UnsafeMutablePointer<Int32>.allocate(capacity: w + 2)
-        // Whether the five runs ending with run i may be a finder (`mayBeFinder`).
-        let may = UnsafeMutablePointer<Bool>.allocate(capacity: w + 1)
+        // Each run's length, and whether the five runs ending with run i may be a finder (`mayBeFinder`).
+        let lengths = UnsafeMutablePointer<Int32>.allocate(capacity: w + 1)
+        let may = UnsafeMutablePointer<UInt8>.allocate(capacity: w + 1)
         defer {
             ends.deallocate()
+            lengths.deallocate()
             may.deallocate()
         }
         image.pixels.withUnsafeBufferPointer { px in
@@ -76,11 +78,17 @@ enum FinderSearch {
                 let runs = runEnds(UnsafeRawPointer(base + row), width: w, into: ends)
                 guard runs >= 5 else { continue }
                 @inline(__always) func run(_ k: Int) -> Int { Int(ends[k &+ 1] &- ends[k]) }
-                // Every five runs asked at once (most fail), then the few that pass looked at.
-                for i in 4..<runs { may[i] = mayBeFinder(run(i &- 4), run(i &- 3), run(i &- 2), run(i &- 1), run(i)) }
+                // Every five runs asked at once, several at a time (most fail), then the few that pass
+                // looked at. Rows too wide for its arithmetic pass every five on to `ratioModule`.
+                for k in 0..<runs { lengths[k] = ends[k &+ 1] &- ends[k] }
+                if w <= mayBeFinderWidest {
+                    for i in 4..<runs { may[i] = mayBeFinder(lengths[i &- 4], lengths[i &- 3], lengths[i &- 2], lengths[i &- 1], lengths[i]) }
+                } else {
+                    for i in 4..<runs { may[i] = 1 }
+                }
                 // Runs alternate in level: run i is the first run's level when i is even.
                 let firstDark = px[row] < darkBelow
-                for i in 4..<runs where may[i] {
+                for i in 4..<runs where may[i] != 0 {
                     let r2 = run(i &- 2)
                     guard let module = ratioModule(run(i &- 4), run(i &- 3), r2, run(i &- 1), run(i)) else { continue }
                     let isDark = firstDark == (i & 1 == 0)
@@ -147,19 +155,26 @@ enum FinderSearch {
         return count
     }
 
-    /// Whether five run lengths may pass `ratioModule`, in whole numbers (asked of every run; most fail).
+    /// Whether five run lengths may pass `ratioModule` (1) or not (0), in whole numbers: asked of
+    /// every run, most fail. Without a branch, so that the compiler asks several at once and a
+    /// noisy row's coin tosses cost no mispredictions. Exact for the runs of a row of up to
+    /// `mayBeFinderWidest` pixels: five runs total at most its width, and the largest product,
+    /// 100·|7·r2 − 3·total| ≤ 400 × width, stays in 31 bits.
     @inline(__always)
-    static func mayBeFinder(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) -> Bool {
+    static func mayBeFinder(_ r0: Int32, _ r1: Int32, _ r2: Int32, _ r3: Int32, _ r4: Int32) -> UInt8 {
         assert(runTolerance == 0.7 && centreTolerance == 0.8, "the whole-number bounds below are these tolerances")
         let total = r0 &+ r1 &+ r2 &+ r3 &+ r4
-        guard total >= QRGeometry.finderSide else { return false }
         let outer = 7 &* total
-        // `magnitude` rather than `abs`.
-        @inline(__always) func near(_ r: Int) -> Bool { 10 &* (7 &* r &- total).magnitude <= UInt(bitPattern: outer) }
-        // The centre first: in a noisy picture's rows the outer runs pass far more often than it.
-        return 100 &* (7 &* r2 &- 3 &* total).magnitude <= UInt(bitPattern: 168 &* total)
-            && near(r0) && near(r1) && near(r3) && near(r4)
+        @inline(__always) func atMost(_ a: Int32, _ b: Int32) -> UInt8 { a <= b ? 1 : 0 }
+        @inline(__always) func magnitude(_ v: Int32) -> Int32 { (v ^ (v >> 31)) &- (v >> 31) }
+        @inline(__always) func near(_ r: Int32) -> UInt8 { atMost(10 &* magnitude(7 &* r &- total), outer) }
+        // The centre: 100·|7·r2 − 3·total| ≤ 168·total; each outer run: 10·|7·r − total| ≤ 7·total.
+        let centre = atMost(100 &* magnitude(7 &* r2 &- 3 &* total), 168 &* total)
+        return atMost(Int32(QRGeometry.finderSide), total) & centre & near(r0) & near(r1) & near(r3) & near(r4)
     }
+
+    /// The widest row `mayBeFinder` is asked about.
+    static let mayBeFinderWidest = 1 << 20
 
     /// The module size if five run lengths are close enough to 1:1:3:1:1.
     @inline(__always)

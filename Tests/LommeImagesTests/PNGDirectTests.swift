@@ -153,20 +153,6 @@ struct PNGDirectTests {
     }
 }
 
-/// A deterministic source of bytes for the tests (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-}
-
 /// A PNG written by hand: the rows as given (filter byte first) in stored deflate blocks, split
 /// into IDAT chunks of `chunkSize` bytes; the Adler-32 computed here, the CRCs by `ImageLoaderTests.crc32`.
 struct PNGFile {

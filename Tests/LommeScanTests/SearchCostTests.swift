@@ -1,4 +1,5 @@
 import LommeImages
+import LommeTestSupport
 import Testing
 @testable import LommeScan
 
@@ -192,7 +193,7 @@ struct SearchCostTests {
         var taken = 0, refused = 0, passedOn = 0
         let lengths = 1...14
         for r0 in lengths { for r1 in lengths { for r2 in 1...3 * lengths.upperBound { for r3 in lengths { for r4 in lengths {
-            let may = FinderSearch.mayBeFinder(r0, r1, r2, r3, r4)
+            let may = FinderSearch.mayBeFinder(Int32(r0), Int32(r1), Int32(r2), Int32(r3), Int32(r4)) != 0
             if FinderSearch.ratioModule(r0, r1, r2, r3, r4) != nil {
                 taken += 1
                 if !may { Issue.record("refused \([r0, r1, r2, r3, r4])") }
@@ -200,6 +201,66 @@ struct SearchCostTests {
         } } } } }
         #expect(taken > 0)
         #expect(refused > 20 * passedOn, "refused \(refused), passed on \(passedOn)")
+    }
+
+    /// The run test as first written, in whole numbers of 64 bits, one test after another.
+    static func plainMayBeFinder(_ r0: Int, _ r1: Int, _ r2: Int, _ r3: Int, _ r4: Int) -> Bool {
+        let total = r0 + r1 + r2 + r3 + r4
+        guard total >= 7 else { return false }
+        func near(_ r: Int) -> Bool { 10 * abs(7 * r - total) <= 7 * total }
+        return 100 * abs(7 * r2 - 3 * total) <= 168 * total && near(r0) && near(r1) && near(r3) && near(r4)
+    }
+
+    /// The branchless 32-bit run test answers as the plain one: every five runs from 0 to 11
+    /// pixels (the centre to 33), and random runs from a fixed seed (near a finder's 1:1:3:1:1 and not) up to rows of
+    /// `mayBeFinderWidest` pixels, where its products come nearest to overflowing.
+    @Test func theBranchlessRunTestIsThePlainOne() {
+        var checked = 0, passed = 0
+        func check(_ r: [Int]) {
+            let branchless = FinderSearch.mayBeFinder(Int32(r[0]), Int32(r[1]), Int32(r[2]), Int32(r[3]), Int32(r[4]))
+            let plain = Self.plainMayBeFinder(r[0], r[1], r[2], r[3], r[4])
+            if (branchless != 0) != plain { Issue.record("\(r): branchless \(branchless), plain \(plain)") }
+            checked += 1
+            if plain { passed += 1 }
+        }
+        let lengths = 0...11
+        for r0 in lengths { for r1 in lengths { for r2 in 0...33 { for r3 in lengths { for r4 in lengths {
+            check([r0, r1, r2, r3, r4])
+        } } } } }
+        var generator = SplitMix(seed: 72)
+        let widest = FinderSearch.mayBeFinderWidest
+        for _ in 0..<100_000 {
+            let module = Int.random(in: 1...widest / 7, using: &generator)
+            let spread = Int.random(in: 0...module, using: &generator)
+            var runs = [module, module, 3 * module, module, module].map { max(0, $0 + Int.random(in: -spread...spread, using: &generator)) }
+            if Bool.random(using: &generator) { runs = (0..<5).map { _ in Int.random(in: 0...widest / 5, using: &generator) } }
+            if runs.reduce(0, +) <= widest { check(runs) }
+        }
+        check([widest / 7, widest / 7, 3 * widest / 7, widest / 7, widest / 7])
+        #expect(checked > 700_000 && passed > 1_000, "checked \(checked), passed \(passed)")
+    }
+
+    /// A row wider than `mayBeFinderWidest` skips the whole-number test (its products could
+    /// overflow) and hands every five runs to the ratio test: a finder in such a row is found
+    /// as in a narrow picture, at the same place and size.
+    @Test func aFinderInARowTooWideForTheRunTestIsStillFound() {
+        let module = 3, side = 7 * module, margin = 5, height = side + 2 * margin
+        func picture(width: Int, finderAt left: Int) -> GrayImage {
+            var pixels = [UInt8](repeating: 255, count: width * height)
+            for y in 0..<side {
+                for x in 0..<side {
+                    let ring = min(min(x, y), min(side - 1 - x, side - 1 - y)) / module
+                    if ring != 1 { pixels[(margin + y) * width + left + x] = 0 }
+                }
+            }
+            return GrayImage(width: width, height: height, pixels: pixels)
+        }
+        let narrow = FinderSearch.patterns(in: picture(width: 100, finderAt: 40))
+        let wideWidth = FinderSearch.mayBeFinderWidest + 101, offset = wideWidth - 100
+        let wide = FinderSearch.patterns(in: picture(width: wideWidth, finderAt: offset + 40))
+        #expect(narrow.count == 1, "\(narrow)")
+        #expect(wide.map { FinderPattern(x: $0.x - Double(offset), y: $0.y, module: $0.module, hits: $0.hits, narrowModule: $0.narrowModule) } == narrow,
+                "\(wide) against \(narrow)")
     }
 
     /// The fitted mesh the plain way: each control point searched on its own.
