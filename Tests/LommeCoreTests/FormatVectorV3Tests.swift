@@ -57,6 +57,21 @@ struct FormatVectorV3Tests {
         #expect(Payload.kind(of: Self.text(directory + "receipt.txt")) == .receipt)
     }
 
+    /// Base45's alphabet holds the space: a code id whose first byte is one of these six makes
+    /// a receipt whose text has a space right after `LR1:` (and, typed with spaces round
+    /// it, still reads: only the ends of the whole text are trimmed).
+    @Test(arguments: [5, 50, 95, 140, 185, 230] as [UInt8])
+    func aReceiptBeginningWithASpaceReads(first: UInt8) throws {
+        let child = ReceivingKeyPair.generate(), parent = SigningKeyPair.generate()
+        let credential = Sodium.randomBytes(16)  // the credential fingerprint (docs/CODES.md)
+        let code = DeviceIdentity.ImportedCode(id: [first] + Sodium.randomBytes(15), issuedMs: 0,
+                                               issuer: parent.publicKey, credential: credential)
+        let text = try Receipt.make(for: code, device: child)
+        #expect(text.hasPrefix(Receipt.textPrefix + " "), "\(text)")
+        let read = try Receipt(text: "  " + text + "\n")
+        #expect(read.codeId == code.id && read.open(from: child.publicKey, issuer: parent) == credential)
+    }
+
     @Test func damagedAndNewerReceiptsAreRefused() throws {
         let good = Self.text(packageRoot + "/fixtures/receipt-v1/receipt.txt")
         for (text, words) in [("LR2:" + good.dropFirst(4), "newer lomme-vault"), (String(good.dropLast(3)), "damaged"),
