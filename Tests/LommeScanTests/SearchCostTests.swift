@@ -212,8 +212,9 @@ struct SearchCostTests {
     }
 
     /// The branchless 32-bit run test answers as the plain one: every five runs from 0 to 11
-    /// pixels (the centre to 33), and random runs from a fixed seed (near a finder's 1:1:3:1:1 and not) up to rows of
-    /// `mayBeFinderWidest` pixels, where its products come nearest to overflowing.
+    /// pixels (the centre to 33), and runs from a fixed seed, near a finder's 1:1:3:1:1 and
+    /// not, up to rows of `mayBeFinderWidest` pixels, where its products come nearest to
+    /// overflowing.
     @Test func theBranchlessRunTestIsThePlainOne() {
         var checked = 0, passed = 0
         func check(_ r: [Int]) {
