@@ -2,7 +2,10 @@
 // calls to inflate and check a common PNG's data.
 #include <libdeflate.h>
 #include <lomme_lazy_stub.h>
+#include "lomme_deflate.h"
 #define D LOMME_LIBRARY_DEFLATE
+
+int lomme_deflate_available(void) { return lomme_lazy_available(D); }
 
 LAZY(D, READING, struct libdeflate_decompressor *, libdeflate_alloc_decompressor, (void), ())
 LAZY(D, READING, enum libdeflate_result, libdeflate_zlib_decompress_ex,

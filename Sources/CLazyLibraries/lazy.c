@@ -30,6 +30,7 @@ static const struct {
 };
 
 static void *handles[LOMME_LIBRARY_COUNT];
+static int unavailable[LOMME_LIBRARY_COUNT];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static lomme_lazy_failure_handler failure_handler;
 
@@ -64,4 +65,15 @@ void *lomme_lazy_symbol(enum lomme_library library, const char *name, int exit_c
     pthread_mutex_unlock(&lock);
     if (!symbol) fail(library, "use", name, exit_code);
     return symbol;
+}
+
+int lomme_lazy_available(enum lomme_library library) {
+    pthread_mutex_lock(&lock);
+    if (!handles[library] && !unavailable[library]) {
+        handles[library] = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
+        unavailable[library] = handles[library] == NULL;
+    }
+    int loaded = handles[library] != NULL;
+    pthread_mutex_unlock(&lock);
+    return loaded;
 }

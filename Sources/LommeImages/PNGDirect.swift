@@ -1,4 +1,5 @@
 import CDeflate
+import CLazyDeflate
 
 /// The PNG most pictures are — 8 bits a sample, grey, grey+alpha, RGB or RGBA, not interlaced,
 /// no palette, no transparency chunk, no colour profile and sRGB's gamma or none — decoded
@@ -21,9 +22,10 @@ enum PNGDirect {
     /// More ancillary chunks than this (libpng keeps at most 1000) are libpng's to judge.
     static let mostAncillary = 500
 
-    /// The picture as grey, or nil when libpng is to decode it.
+    /// The picture as grey, or nil when libpng is to decode it (also when libdeflate is not installed).
     static func decode(_ bytes: [UInt8]) -> GrayImage? {
-        bytes.withUnsafeBufferPointer { decode($0) }
+        guard lomme_deflate_available() != 0 else { return nil }
+        return bytes.withUnsafeBufferPointer { decode($0) }
     }
 
     private static func decode(_ file: UnsafeBufferPointer<UInt8>) -> GrayImage? {

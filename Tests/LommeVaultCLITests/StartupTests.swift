@@ -90,6 +90,20 @@ struct StartupTests {
         }
     }
 
+    /// A shell prefix that runs the binary ("$LV", then the arguments written after it) with
+    /// the library named by $1 hidden: an empty file bound over it in a private mount namespace.
+    static let hiding = #"file=$(readlink -f "$(ldconfig -p | grep -m1 "$1 " | sed 's/.*=> //')") && "#
+        + #"unshare -rm sh -c 'mount --bind /dev/null "$0" && exec "$LV" "$@"' "$file" "#
+
+    /// libdeflate only makes the common PNG faster: without it (libdeflate0 not installed)
+    /// libpng reads the PNG, and nothing is said.
+    @Test func withoutLibdeflateLibpngReadsThePNG() {
+        let box = CLI.Sandbox()
+        let png = CLI.qrImage("no libdeflate", in: box)
+        let r = CLI.run(["libdeflate.so.0"], shell: Self.hiding + "scan '\(png)'")
+        #expect(r.status == 0 && r.out.contains("no libdeflate") && r.stderr.isEmpty, "\(r.status): \(r.stderr)")
+    }
+
     /// The library is hidden in a private mount namespace (an empty file bound over it),
     /// as on a machine without the package: one line naming the package, the SPEC's code.
     @Test(arguments: [("libzbar.so.0", 2), ("libqrencode.so.4", 1), ("libcairo.so.2", 1)])
@@ -101,9 +115,7 @@ struct StartupTests {
         let command = soname.hasPrefix("libzbar") ? "scan '\(png)'"
             : soname.hasPrefix("libcairo") ? "init --parent --recovery-kit '\(box.path)/out.pdf' --vault '\(box.vault)' --passphrase-file '\(pw)'"
             : "issue --no-check --from '\(json)' --output '\(box.path)/out.png'"
-        let hide = #"file=$(readlink -f "$(ldconfig -p | grep -m1 "$1 " | sed 's/.*=> //')") && "#
-            + #"unshare -rm sh -c 'mount --bind /dev/null "$0" && exec "$LV" "$@"' "$file" "#
-        let r = CLI.run([soname], shell: hide + command)
+        let r = CLI.run([soname], shell: Self.hiding + command)
         let package = try #require(Self.lazy.first { $0.0 == soname }?.1)
         #expect(r.status == code, "\(r.status): \(r.stderr)")
         let lines = r.stderr.split(separator: "\n")

@@ -43,4 +43,8 @@ void lomme_lazy_set_failure_handler(lomme_lazy_failure_handler handler);
 /// on failure it shows one line (through the handler) and exits with `exit_code`.
 void *lomme_lazy_symbol(enum lomme_library library, const char *name, int exit_code);
 
+/// Whether the library loads (loading it if needed), for a library that only makes something
+/// faster: its caller goes the slower way without it. A failure is not shown and is remembered.
+int lomme_lazy_available(enum lomme_library library);
+
 #endif
