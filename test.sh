@@ -53,7 +53,7 @@ await() {
     echo "test.sh: a step run in the background failed (its output is above, and in $2)" >&2
     exit 1
   fi
-  grep -E "^(test.sh|forbidden-import-probe|fuzz [a-z0-9]+):" "$2" >&2 || true
+  grep -E "^(test.sh|check|forbidden-import-probe|fuzz [a-z0-9]+):" "$2" >&2 || true
 }
 # The release build install.sh makes is what the CLI tests drive (LOMME_TEST_BINARY), what the
 # README's tour runs and what the Debian package holds: the binary users install. It is made
@@ -68,13 +68,15 @@ step build swift build --build-tests "${import_check[@]}"
 await "${background[0]}" "$logs/release-build.log"
 binary="$PWD/$release/release/lomme-vault"
 # While the tests run (they wait on programs and terminals much of the time), the rest is made
-# beside them: the Debian package, the import probe's copy and the fuzz targets, which then
-# run there too, each a fixed number of inputs, so the load changes nothing but the time. No
-# test's verdict depends on how fast it runs either.
+# beside them: the Debian package (then checked), the import probe's copy and the fuzz
+# targets, which then run there too, each a fixed number of inputs, so the load changes
+# nothing but the time. No test's verdict depends on how fast it runs either.
 fuzz="${LOMME_FUZZ:-1}"
 (
   set -e
   step "deb build" packaging/deb/build --binary "$binary" --output .build/deb > "$logs/deb-path"
+  # The Debian package, installed into an empty root and run there, then lintian.
+  step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"
   step forbidden-import-probe Tests/scripts/forbidden-import-probe
   if [ "$fuzz" != 0 ]; then
     step "fuzz build" fuzz/run --build-only
@@ -90,5 +92,3 @@ step "mutate --check" bench/mutate --check
 # The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
 step readme-tour Tests/scripts/readme-tour --binary-dir "$(dirname "$binary")"
 await "$beside" "$logs/beside-the-tests.log"
-# The Debian package, installed into an empty root and run there, then lintian.
-step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"
