@@ -35,7 +35,7 @@ func frames(of source: FrameSource) throws -> [Frame] {
 
 @Suite("Frames from a video file (real FFmpeg)")
 struct FrameSourceTests {
-    static let text = #"{"clientId":"camera-lib","clientSecret":"frame source","userId":"01010112345","accountNr":"12345678903"}"#
+    static let text = Clips.config
 
     @Test(arguments: ["mjpeg", "h264", "yuyv"])
     func everyFrameOfEachCodecComesOutGrey(codec: String) throws {

@@ -21,6 +21,12 @@ package enum Clips {
         return (process.terminationStatus, text)
     }
 
+    /// The config the camera clips of both LommeCameraTests and LommeVaultCLITests hold: the
+    /// same code picture makes the same clip, so a clip both ask for is made once (`make`).
+    package static let config = #"{"clientId":"camera-lib","clientSecret":"frame source","userId":"01010112345","accountNr":"12345678903"}"#
+    /// Its clientSecret.
+    package static let configSecret = "frame source"
+
     /// A QR code holding `text` (`qrencode -l H`, as the original app's instructions), as a PNG.
     package static func code(_ text: String, to path: String) -> Bool {
         run(["qrencode", "-l", "H", "-o", path], stdin: text).status == 0
