@@ -61,7 +61,8 @@ package enum Clips {
             key += "\u{0}" + picture.base64EncodedString()
         }
         return MadeClips.shared.clip(key, extension: container, to: path) { made in
-            run([packageRoot + "/Tests/scripts/make-clip", kind, made] + options + (code.map { ["--code", $0] } ?? []))
+            run([packageRoot + "/Tests/scripts/make-clip", kind, made] + options + (code.map { ["--code", $0] } ?? [])
+                + ["--rooms", MadeClips.shared.rooms])
         }
     }
 }
@@ -72,6 +73,8 @@ package enum Clips {
 private final class MadeClips: @unchecked Sendable {
     static let shared = MadeClips()
     private let folder = TemporaryFolder("lomme-clips")
+    /// Where make-clip keeps the empty rooms it drew, for the next clip of the same size (`--rooms`).
+    var rooms: String { folder.path + "/rooms" }
     private let lock = NSLock()
     private var made: [String: String] = [:]
     private var making: [String: NSLock] = [:]
