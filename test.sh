@@ -64,27 +64,39 @@ release=.build-install
 step "release build" swift build -c release --disable-local-rpath --product lomme-vault --scratch-path "$release" \
   > "$logs/release-build.log" 2>&1 &
 background+=($!)
+release_job=$!
+# The fuzz targets are built beside the two builds too (in .build-fuzz; the builds leave a
+# core idle at times), and run while the tests run: each a fixed number of inputs, so the
+# load changes nothing but the time. They start when the tests do (a file says when).
+fuzz="${LOMME_FUZZ:-1}"
+tests_begun="$logs/tests-begun"
+rm -f "$tests_begun"
+if [ "$fuzz" != 0 ]; then
+  (
+    set -e
+    step "fuzz build" fuzz/run --build-only
+    while [ ! -e "$tests_begun" ]; do sleep 1; done
+    step fuzz fuzz/run --quick --jobs 2
+  ) > "$logs/fuzz.log" 2>&1 &
+  background+=($!)
+  fuzz_job=$!
+fi
 step build swift build --build-tests "${import_check[@]}"
-await "${background[0]}" "$logs/release-build.log"
+await "$release_job" "$logs/release-build.log"
 binary="$PWD/$release/release/lomme-vault"
 # While the tests run (they wait on programs and terminals much of the time), the rest is made
-# beside them: the Debian package (then checked), the import probe's copy and the fuzz
-# targets, which then run there too, each a fixed number of inputs, so the load changes
-# nothing but the time. No test's verdict depends on how fast it runs either.
-fuzz="${LOMME_FUZZ:-1}"
+# beside them: the Debian package (then checked) and the import probe's copy. No test's
+# verdict depends on how fast it runs either.
 (
   set -e
   step "deb build" packaging/deb/build --binary "$binary" --output .build/deb > "$logs/deb-path"
   # The Debian package, installed into an empty root and run there, then lintian.
   step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"
   step forbidden-import-probe Tests/scripts/forbidden-import-probe
-  if [ "$fuzz" != 0 ]; then
-    step "fuzz build" fuzz/run --build-only
-    step fuzz fuzz/run --quick --jobs 2
-  fi
 ) > "$logs/beside-the-tests.log" 2>&1 &
 background+=($!)
 beside=$!
+touch "$tests_begun"
 step "swift test" env LOMME_TEST_BINARY="$binary" swift test --skip-build
 # Every planted bug of bench/mutants.toml still finds the code it changes (the mutation run
 # itself is long and run by hand: bench/mutate).
@@ -92,3 +104,4 @@ step "mutate --check" bench/mutate --check
 # The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
 step readme-tour Tests/scripts/readme-tour --binary-dir "$(dirname "$binary")"
 await "$beside" "$logs/beside-the-tests.log"
+[ "$fuzz" = 0 ] || await "$fuzz_job" "$logs/fuzz.log"
