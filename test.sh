@@ -65,9 +65,13 @@ step "release build" swift build -c release --disable-local-rpath --product lomm
   > "$logs/release-build.log" 2>&1 &
 background+=($!)
 release_job=$!
-# The fuzz targets are built beside the two builds too (in .build-fuzz; the builds leave a
-# core idle at times), and run while the tests run: each a fixed number of inputs, so the
-# load changes nothing but the time. They start when the tests do (a file says when).
+# The builds leave a core idle at times: beside them, the import probe builds its copy of
+# the package, and the fuzz targets are built (in .build-fuzz) and then fuzzed while the
+# tests run, each a fixed number of inputs, so the load changes nothing but the time. They
+# start when the tests do (a file says when).
+step forbidden-import-probe Tests/scripts/forbidden-import-probe > "$logs/import-probe.log" 2>&1 &
+background+=($!)
+probe_job=$!
 fuzz="${LOMME_FUZZ:-1}"
 tests_begun="$logs/tests-begun"
 rm -f "$tests_begun"
@@ -84,15 +88,13 @@ fi
 step build swift build --build-tests "${import_check[@]}"
 await "$release_job" "$logs/release-build.log"
 binary="$PWD/$release/release/lomme-vault"
-# While the tests run (they wait on programs and terminals much of the time), the rest is made
-# beside them: the Debian package (then checked) and the import probe's copy. No test's
-# verdict depends on how fast it runs either.
+# While the tests run (they wait on programs and terminals much of the time), the Debian
+# package is made beside them. No test's verdict depends on how fast it runs either.
 (
   set -e
   step "deb build" packaging/deb/build --binary "$binary" --output .build/deb > "$logs/deb-path"
   # The Debian package, installed into an empty root and run there, then lintian.
   step "deb check" packaging/deb/check "$(cat "$logs/deb-path")"
-  step forbidden-import-probe Tests/scripts/forbidden-import-probe
 ) > "$logs/beside-the-tests.log" 2>&1 &
 background+=($!)
 beside=$!
@@ -104,4 +106,5 @@ step "mutate --check" bench/mutate --check
 # The README's tour, every line as printed, on a pseudo-terminal (Tests/scripts/readme-tour).
 step readme-tour Tests/scripts/readme-tour --binary-dir "$(dirname "$binary")"
 await "$beside" "$logs/beside-the-tests.log"
+await "$probe_job" "$logs/import-probe.log"
 [ "$fuzz" = 0 ] || await "$fuzz_job" "$logs/fuzz.log"
