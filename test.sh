@@ -68,8 +68,9 @@ release_job=$!
 # The builds leave a core idle at times: beside them, the import probe builds its copy of
 # the package, and the fuzz targets are built (in .build-fuzz) and then fuzzed while the
 # tests run, each a fixed number of inputs, so the load changes nothing but the time. They
-# start when the tests do (a file says when).
-step forbidden-import-probe Tests/scripts/forbidden-import-probe > "$logs/import-probe.log" 2>&1 &
+# start when the tests do (a file says when). They run niced, on what the builds and the
+# tests leave idle, which are what the run waits for.
+step forbidden-import-probe nice -n 10 Tests/scripts/forbidden-import-probe > "$logs/import-probe.log" 2>&1 &
 background+=($!)
 probe_job=$!
 fuzz="${LOMME_FUZZ:-1}"
@@ -78,9 +79,9 @@ rm -f "$tests_begun"
 if [ "$fuzz" != 0 ]; then
   (
     set -e
-    step "fuzz build" fuzz/run --build-only
+    step "fuzz build" nice -n 10 fuzz/run --build-only
     while [ ! -e "$tests_begun" ]; do sleep 1; done
-    step fuzz fuzz/run --quick --jobs 2
+    step fuzz nice -n 10 fuzz/run --quick --jobs 2
   ) > "$logs/fuzz.log" 2>&1 &
   background+=($!)
   fuzz_job=$!
