@@ -68,8 +68,8 @@ release_job=$!
 # The builds leave a core idle at times: beside them, the import probe builds its copy of
 # the package, and the fuzz targets are built (in .build-fuzz) and then fuzzed while the
 # tests run, each a fixed number of inputs, so the load changes nothing but the time. They
-# start when the tests do (a file says when). They run niced, on what the builds and the
-# tests leave idle, which are what the run waits for.
+# start when the tests do (a file says when). Both run niced: the builds and the tests,
+# which the run waits for, come first.
 step forbidden-import-probe nice -n 10 Tests/scripts/forbidden-import-probe > "$logs/import-probe.log" 2>&1 &
 background+=($!)
 probe_job=$!
