@@ -52,14 +52,17 @@ static _Noreturn void fail(enum lomme_library library, const char *what, const c
     _exit(exit_code);
 }
 
+/// The library's handle, opened on first use (nil when it cannot be); called with `lock` held.
+static void *opened(enum lomme_library library) {
+    if (!handles[library]) handles[library] = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
+    return handles[library];
+}
+
 void *lomme_lazy_symbol(enum lomme_library library, const char *name, int exit_code) {
     pthread_mutex_lock(&lock);
-    if (!handles[library]) {
-        handles[library] = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
-        if (!handles[library]) {
-            const char *error = dlerror();
-            fail(library, "load", error, exit_code);
-        }
+    if (!opened(library)) {
+        const char *error = dlerror();
+        fail(library, "load", error, exit_code);
     }
     void *symbol = dlsym(handles[library], name);
     pthread_mutex_unlock(&lock);
@@ -69,11 +72,9 @@ void *lomme_lazy_symbol(enum lomme_library library, const char *name, int exit_c
 
 int lomme_lazy_available(enum lomme_library library) {
     pthread_mutex_lock(&lock);
-    if (!handles[library] && !unavailable[library]) {
-        handles[library] = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
-        unavailable[library] = handles[library] == NULL;
-    }
-    int loaded = handles[library] != NULL;
+    // A library that failed once is not looked for again.
+    int loaded = !unavailable[library] && opened(library) != NULL;
+    unavailable[library] = !loaded;
     pthread_mutex_unlock(&lock);
     return loaded;
 }
