@@ -55,42 +55,38 @@ await() {
   fi
   grep -E "^(test.sh|check|forbidden-import-probe|fuzz [a-z0-9]+):" "$2" >&2 || true
 }
-# The release build install.sh makes is what the CLI tests drive (LOMME_TEST_BINARY), what the
-# README's tour runs and what the Debian package holds: the binary users install. It is made
-# beside the debug build of the package and its tests (the library tests, and the debug
-# binary, whose parser checks its own definitions: ParserDefinitionTests), each in its own
-# scratch folder so that SwiftPM's lock on one does not make the other wait.
+# The debug build of the package and its tests (the library tests, and the debug binary,
+# whose parser checks its own definitions: ParserDefinitionTests), then the release build
+# install.sh makes: what the CLI tests drive (LOMME_TEST_BINARY), what the README's tour runs
+# and what the Debian package holds, the binary users install. One after the other, each in
+# its own scratch folder: each build keeps both cores busy by itself, and the four Swift
+# builds side by side took a quarter more processor time than in turn, and the tests began
+# 90 s later (DEVELOPING.md, "The suite's time").
+step build swift build --build-tests "${import_check[@]}"
 release=.build-install
 step "release build" swift build -c release --disable-local-rpath --product lomme-vault --scratch-path "$release" \
-  > "$logs/release-build.log" 2>&1 &
-background+=($!)
-release_job=$!
-# The builds leave a core idle at times: beside them, the import probe builds its copy of
-# the package, and the fuzz targets are built (in .build-fuzz) and then fuzzed while the
-# tests run, each a fixed number of inputs, so the load changes nothing but the time. They
-# start when the tests do (a file says when). Both run niced: the builds and the tests,
-# which the run waits for, come first.
+  > "$logs/release-build.log" 2>&1 || { cat "$logs/release-build.log" >&2; exit 1; }
+grep "^test.sh:" "$logs/release-build.log" >&2
+binary="$PWD/$release/release/lomme-vault"
+# While the tests run (they wait on programs and terminals much of the time), beside them:
+# the import probe builds its copy of the package; the fuzz targets are built (in
+# .build-fuzz) and each fuzzed for a fixed number of inputs, so the load changes nothing but
+# the time; the Debian package is made and checked. The probe and the fuzzing run niced: the
+# tests, which the run waits for longest, come first. No test's verdict depends on how fast
+# any of it runs.
 step forbidden-import-probe nice -n 10 Tests/scripts/forbidden-import-probe > "$logs/import-probe.log" 2>&1 &
 background+=($!)
 probe_job=$!
 fuzz="${LOMME_FUZZ:-1}"
-tests_begun="$logs/tests-begun"
-rm -f "$tests_begun"
 if [ "$fuzz" != 0 ]; then
   (
     set -e
     step "fuzz build" nice -n 10 fuzz/run --build-only
-    while [ ! -e "$tests_begun" ]; do sleep 1; done
     step fuzz nice -n 10 fuzz/run --quick --jobs 2
   ) > "$logs/fuzz.log" 2>&1 &
   background+=($!)
   fuzz_job=$!
 fi
-step build swift build --build-tests "${import_check[@]}"
-await "$release_job" "$logs/release-build.log"
-binary="$PWD/$release/release/lomme-vault"
-# While the tests run (they wait on programs and terminals much of the time), the Debian
-# package is made beside them. No test's verdict depends on how fast it runs either.
 (
   set -e
   step "deb build" packaging/deb/build --binary "$binary" --output .build/deb > "$logs/deb-path"
@@ -99,7 +95,6 @@ binary="$PWD/$release/release/lomme-vault"
 ) > "$logs/beside-the-tests.log" 2>&1 &
 background+=($!)
 beside=$!
-touch "$tests_begun"
 step "swift test" env LOMME_TEST_BINARY="$binary" swift test --skip-build
 # Every planted bug of bench/mutants.toml still finds the code it changes (the mutation run
 # itself is long and run by hand: bench/mutate).
