@@ -10,6 +10,13 @@ package struct ScanPlan: Sendable, Equatable {
         self.mandatory = mandatory
     }
 
+    /// This plan less `passes`, the others in order; those left of the first `mandatory` still always run
+    /// (`lomme-bench --without`, `bench/scan --without-each`: what a pass reads that no other does).
+    package func without(_ passes: Set<PassName>) -> ScanPlan {
+        ScanPlan(self.passes.filter { !passes.contains($0) },
+                 mandatory: self.passes.prefix(mandatory).filter { !passes.contains($0) }.count)
+    }
+
     /// A photo's plan. `plain` and the grid sampler first, side by side; the passes that read
     /// few pictures no other pass reads last. No `adaptive`: the grid sampler reads all it did.
     package static let photo = ScanPlan([

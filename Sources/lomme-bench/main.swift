@@ -20,6 +20,8 @@ import Synchronization
 // passes whatever the budget),
 // --deadline MS, --no-deadline (every pass runs however long it takes: bench/scan --write-table,
 // whose counts must not depend on the machine's speed), --passes a,b,c (with --matrix: only these),
+// --without a,b (the photo's plan less these passes, its mandatory ones less those left out: what a pass
+// alone reads, bench/scan --without-each), --plan (prints the photo's plan, PASS,PASS,... \t MANDATORY, and ends),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted),
 // --expected (each stdin line is PATH \t HEX of UTF-8 text: only a decode whose text is exactly that is accepted, as
@@ -43,6 +45,7 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
 var everyLine = false, frame = false, oddFrame = false, passTimes = false, framePasses: [PassName]? = nil
 var frameBudget: Duration? = nil, frameMandatory: Int? = nil
 var matrix = false, parallel = true, gated = true, deadline: Duration? = Scanner.defaultDeadline, passes: [PassName]? = nil, prefixes: [String]? = [""]
+var without: [PassName] = []
 var paths: [String] = []
 var expectedMode = false
 /// With --expected, the bytes each path must decode to (none accepted for an empty one).
@@ -68,6 +71,10 @@ while let argument = arguments.popFirst() {
     case "--deadline": deadline = .milliseconds(Int(arguments.popFirst() ?? "") ?? 2500)
     case "--passes": passes = passNames(arguments.popFirst())
     case "--no-deadline": deadline = nil
+    case "--without": without = passNames(arguments.popFirst())
+    case "--plan":
+        print(ScanPlan.photo.passes.map(\.rawValue).joined(separator: ",") + "\t\(ScanPlan.photo.mandatory)")
+        exit(0)
     case "--expected": expectedMode = true
     case "--accept-prefix":
         // Repeatable: a decode starting with any of the prefixes is accepted.
@@ -79,6 +86,9 @@ while let argument = arguments.popFirst() {
 }
 var chosen = passes.map { ScanOptions(deadline: deadline, parallel: parallel, passes: $0) }
     ?? ScanOptions(deadline: deadline, parallel: parallel)
+if !without.isEmpty {
+    chosen = ScanOptions(deadline: deadline, parallel: parallel, plan: ScanPlan.photo.without(Set(without)))
+}
 chosen.gated = gated
 chosen.everyLine = everyLine
 if frame {

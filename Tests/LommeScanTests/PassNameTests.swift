@@ -55,6 +55,19 @@ struct PassNameTests {
         #expect(ScanOptions(plan: .frame).passes == ScanPlan.frame.passes && ScanOptions(plan: .frame).mandatory == 3)
     }
 
+    /// A plan less some passes (`lomme-bench --without`): the others in their order, those
+    /// left of the first `mandatory` still mandatory.
+    @Test func aPlanLessSomePassesKeepsTheOthersInOrder() {
+        let photo = ScanPlan.photo
+        let lessOne = photo.without([.normalized])
+        #expect(lessOne.passes == photo.passes.filter { $0 != .normalized } && lessOne.passes.count == photo.passes.count - 1)
+        #expect(lessOne.mandatory == photo.mandatory)
+        let lessGrid = photo.without([.grid, .regionsBin])
+        #expect(lessGrid.passes.first == .plain && !lessGrid.passes.contains(.grid) && !lessGrid.passes.contains(.regionsBin))
+        #expect(lessGrid.passes.count == photo.passes.count - 2 && lessGrid.mandatory == photo.mandatory - 1)
+        #expect(photo.without([]) == photo && photo.without([.adaptive]) == photo, "a pass the plan does not run")
+    }
+
     /// Every pass of the catalogue but the adaptive threshold, once: the grid sampler reads
     /// what it did on photos (a camera's frames keep it, LommeCameraTests).
     @Test func thePipelineRunsEveryPassOfTheCatalogueButAdaptiveOnce() {
