@@ -18,9 +18,10 @@ package struct ScanPlan: Sendable, Equatable {
     }
 
     /// A photo's plan. `plain` and the grid sampler first, side by side; the passes that read
-    /// few pictures no other pass reads last. No `adaptive`: the grid sampler reads all it did.
+    /// few pictures no other pass reads last. No `adaptive`: the grid sampler reads all it did;
+    /// no `adaptive-inv`: the others read what it did, on the tune half sooner.
     package static let photo = ScanPlan([
-        .plain, .grid, .inverted, .up2, .adaptiveInv,
+        .plain, .grid, .inverted, .up2,
         .gridFine, .up3, .gridInv, .gridFineInv, .normalized, .sharpenedInv, .regionsBin,
         .gridUnlined, .gridUnlinedInv,
     ], mandatory: 2)

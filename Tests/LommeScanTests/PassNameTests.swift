@@ -68,11 +68,11 @@ struct PassNameTests {
         #expect(photo.without([]) == photo && photo.without([.adaptive]) == photo, "a pass the plan does not run")
     }
 
-    /// Every pass of the catalogue but the adaptive threshold, once: the grid sampler reads
-    /// what it did on photos (a camera's frames keep it, LommeCameraTests).
-    @Test func thePipelineRunsEveryPassOfTheCatalogueButAdaptiveOnce() {
+    /// Every pass of the catalogue but the adaptive threshold and its negation, once: on photos
+    /// the other passes read what they did (a camera's frames keep both, LommeCameraTests).
+    @Test func thePipelineRunsEveryPassOfTheCatalogueButTheAdaptiveThresholdsOnce() {
         #expect(Scanner.pipeline.map(\.name) == ScanPlan.photo.passes)
-        #expect(Set(PassName.allCases).subtracting(ScanPlan.photo.passes) == [.adaptive])
+        #expect(Set(PassName.allCases).subtracting(ScanPlan.photo.passes) == [.adaptive, .adaptiveInv])
         #expect(ScanOptions().mandatory == ScanPlan.photo.mandatory && ScanPlan.photo.mandatory == 2)
     }
 }
