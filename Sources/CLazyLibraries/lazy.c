@@ -52,7 +52,7 @@ static _Noreturn void fail(enum lomme_library library, const char *what, const c
     _exit(exit_code);
 }
 
-/// The library's handle, opened on first use (nil when it cannot be); called with `lock` held.
+/// The library's handle, opened on first use (NULL when it cannot be); called with `lock` held.
 static void *opened(enum lomme_library library) {
     if (!handles[library]) handles[library] = dlopen(libraries[library].soname, RTLD_NOW | RTLD_LOCAL);
     return handles[library];
