@@ -21,7 +21,7 @@ import Synchronization
 // --deadline MS, --no-deadline (every pass runs however long it takes: bench/scan --write-table,
 // whose counts must not depend on the machine's speed), --passes a,b,c (with --matrix: only these),
 // --without a,b (the photo's plan less these passes, its mandatory ones less those left out: what a pass
-// alone reads, bench/scan --without-each), --plan (prints the photo's plan, PASS,PASS,... \t MANDATORY, and ends),
+// alone reads, bench/scan --without-each; not with --passes or the frame options), --plan (prints the photo's plan, PASS,PASS,... \t MANDATORY, and ends),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted),
 // --expected (each stdin line is PATH \t HEX of UTF-8 text: only a decode whose text is exactly that is accepted, as
@@ -84,6 +84,10 @@ while let argument = arguments.popFirst() {
     default: paths.append(argument)
     }
 }
+if !without.isEmpty && (passes != nil || frame) {
+    // --without takes passes out of the photo's plan: with another list of passes it would quietly win.
+    quit(.usage("--without leaves passes out of the photo's plan — give it without --passes and the frame options"))
+}
 var chosen = passes.map { ScanOptions(deadline: deadline, parallel: parallel, passes: $0) }
     ?? ScanOptions(deadline: deadline, parallel: parallel)
 if !without.isEmpty {
@@ -134,10 +138,15 @@ func passNames(_ list: String?) -> [PassName] {
     do {
         return try PassName.parse((list ?? "").split(separator: ",").map(String.init))
     } catch {
-        var line = "lomme-bench: \(error.message)\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-        exit(error.code.rawValue)
+        quit(error)
     }
+}
+
+/// Ends the run with `error`'s one line on stderr and its exit code.
+func quit(_ error: LommeError) -> Never {
+    var line = "lomme-bench: \(error.message)\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(error.code.rawValue)
 }
 
 func hex(_ bytes: [UInt8]) -> String {
