@@ -21,7 +21,8 @@ import Synchronization
 // --deadline MS, --no-deadline (every pass runs however long it takes: bench/scan --write-table,
 // whose counts must not depend on the machine's speed), --passes a,b,c (with --matrix: only these),
 // --without a,b (the photo's plan less these passes, its mandatory ones less those left out: what a pass
-// alone reads, bench/scan --without-each; not with --passes or the frame options), --plan (prints the photo's plan, PASS,PASS,... \t MANDATORY, and ends),
+// alone reads, bench/scan --without-each; not with --passes or the frame options),
+// --plan (prints the photo's plan, PASS,PASS,... \t MANDATORY, and ends),
 // --accept-prefix TEXT
 // (repeatable: a decode starting with any TEXT is accepted; default: any decode is accepted),
 // --expected (each stdin line is PATH \t HEX of UTF-8 text: only a decode whose text is exactly that is accepted, as
