@@ -10,31 +10,38 @@ import LommeQR
 package struct RecoveryKit: Sendable {
     /// The key as printed: seven groups of five (`RecoveryKey.text`).
     package var keyText: String
-    /// What the QR code holds: `LVR1:` and the key (`RecoveryKey.qrText`).
+    /// What the QR code holds: `LVR1:` and the key, and after a `/` the chain of rotations of
+    /// a kit that replaced older ones (`RecoveryKey.qrText`).
     package var qrText: String
     /// The household key's fingerprint, `ABCD-EFGH-JKLM-NPQR`.
     package var household: String
     /// The day the kit was made, `2026-11-27`.
     package var date: String
+    /// How many kits this one replaced (the rotations its QR code carries).
+    package var earlierKits: Int
 
-    package init(keyText: String, qrText: String, household: String, date: String) {
+    package init(keyText: String, qrText: String, household: String, date: String, earlierKits: Int = 0) {
         self.keyText = keyText
         self.qrText = qrText
         self.household = household
         self.date = date
+        self.earlierKits = earlierKits
     }
 
     /// The kit's QR code, encoded and read back before anything is drawn; the CLI shows
     /// the same code on a terminal (`TerminalCode`). Its level is the kit's
     /// (`IssuedCode.Kind.recoveryKit`: Q, a quarter of the code may be lost to a fold, a
-    /// stain or glare; the key still fits a version 3 code, 29 modules a side).
+    /// stain or glare; the key alone fits a version 3 code, 29 modules a side, a kit that
+    /// carries one rotation a version 9).
     package func code() throws(LommeError) -> IssuedCode {
         // The code and the text must be the same key, and the text must type back as one.
-        guard qrText == RecoveryKey.qrPrefix + keyText else {
+        let key = RecoveryKey.qrPrefix + keyText
+        guard qrText == key || qrText.hasPrefix(key + "/") else {
             throw LommeError.failure("the recovery kit's QR code and its text are not the same key; nothing was drawn — please report this")
         }
         do throws(LommeError) {
             _ = try RecoveryKey(text: keyText)
+            _ = try RecoveryKey(text: qrText)
         } catch {
             throw LommeError.failure("the recovery kit's key does not read back as a recovery key (\(error.message)); nothing was drawn — please report this")
         }
@@ -139,7 +146,12 @@ enum Words {
              "Anyone who holds this sheet can do the same. Keep it on paper, in a locked drawer or a safe: "
                 + "not on a computer, not in a photo. You need it only if your computer is lost or the "
                 + "passphrase is forgotten. A new kit (`lomme-vault recovery kit`) needs this one."),
-        ]
+        ] + (kit.earlierKits == 0 ? [] : [
+            ("It replaces \(kit.earlierKits == 1 ? "an earlier kit" : "\(kit.earlierKits) earlier kits")",
+             "Its QR code also holds the hand-over from the household's earlier kits, which a child's device "
+                + "that has had no code since needs. On a new computer, restore from a photo of the code "
+                + "(`lomme-vault init --parent --restore --recovery-image PHOTO`) rather than the typed key."),
+        ])
     }
 
     /// A word, or a command (between backticks in the text).

@@ -124,6 +124,9 @@ struct Init: ParsableCommand {
               2. add each child again, from the key `lomme-vault key` shows on their device: `lomme-vault child add NAME --key KEY --account ACCOUNTNR`
               3. give every child a code: `lomme-vault issue --all`
             """)
+        if recovery.recoveryImage == nil && restored.root.rotations.isEmpty {
+            Terminal.info("The key was typed or read from a file, so this laptop's codes carry no hand-over from earlier kits. If the sheet says it replaces an earlier kit, restore from a photo of its code instead (--recovery-image): a child whose device has had no code since that kit refuses this laptop's codes.")
+        }
         Terminal.output(restored.identity.receiving.publicKey.text + "\n")
     }
 

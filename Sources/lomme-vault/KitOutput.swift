@@ -11,7 +11,8 @@ import LommeVaultKit
 enum KitOutput {
     /// The kit's page, from the key and the household key it derives.
     static func kit(_ key: RecoveryKey, household: String) -> RecoveryKit {
-        RecoveryKit(keyText: key.text, qrText: key.qrText, household: household, date: String(VaultContents.timestamp().prefix(10)))
+        RecoveryKit(keyText: key.text, qrText: key.qrText, household: household, date: String(VaultContents.timestamp().prefix(10)),
+                    earlierKits: key.chain.count)
     }
 
     /// Writes the kit to `path` (mode 0600; an existing file is never replaced).

@@ -80,7 +80,7 @@ struct RecoveryCommand: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a recovery kit against the vault; changes nothing.",
-            discussion: "Exit 0: the key is this household's and opens the vault; 4: another household's key, or of a kit a newer one replaced; 6: no vault, or a vault without a kit; 64: a typo (its group named); 2 or 7: a --recovery-image photo holding no code, or another code."
+            discussion: "Exit 0: the key is this household's and opens the vault; 4: another household's key, or of a kit a newer one replaced; 6: no vault, a vault without a kit, or one without a recovery slot (the key opens nothing); 64: a typo (its group named); 2 or 7: a --recovery-image photo holding no code, or another code."
         )
 
         @OptionGroup var recovery: RecoveryKeyOptions
@@ -88,9 +88,8 @@ struct RecoveryCommand: ParsableCommand {
 
         func run() throws {
             let context = try vault.prepare()
-            let checked = try RecoveryService(context, vault.unlockOptions).verify(try recovery.source())
-            Terminal.info("The recovery kit is this household's (household \(checked.root.fingerprint))"
-                + (checked.opensVault ? " and opens \(context.store.path)." : "; this vault has no recovery slot (`lomme-vault recovery kit` makes one)."))
+            let root = try RecoveryService(context, vault.unlockOptions).verify(try recovery.source())
+            Terminal.info("The recovery kit is this household's (household \(root.fingerprint)) and opens \(context.store.path).")
         }
     }
 }

@@ -70,4 +70,26 @@ struct RecoveryVectorTests {
         #expect(rotation.vouches(for: Self.hex("other-household-public")) && !rotation.vouches(for: Self.hex("issuer-public")))
         #expect((#expect(throws: LommeError.self) { try Vouch.make(household, version: 1, issuers: []) })?.code == .usage)
     }
+
+    /// A third kit: the chain of two rotations, in the kit's QR text and in a code's
+    /// extensions (tags 4 and 5), as PyNaCl and the script's own Base45 wrote them.
+    @Test func aChainOfRotationsIsWhatThePythonScriptWrote() throws {
+        let second = RecoveryKey(secret: SecureBytes(copying: Self.hex("other-secret"))).householdKey
+        var third = RecoveryKey(secret: SecureBytes(copying: Self.hex("third-secret")))
+        #expect(third.householdKey.publicKey == Self.hex("third-household-public"))
+        let chain = [try #require(RootRotation(bytes: Self.hex("rotation"))), RootRotation.make(from: second, to: third.householdKey.publicKey)]
+        #expect(chain[1].bytes == Self.hex("rotation-2"))
+        #expect(RootRotation.leads(chain, to: third.householdKey.publicKey) && !RootRotation.leads(chain.reversed(), to: third.householdKey.publicKey))
+        third.chain = chain
+        #expect(third.qrText == Self.vectors["qr-with-chain"])
+        let read = try RecoveryKey(text: Self.vectors["qr-with-chain"]!)
+        #expect(read.secret.bytes == Self.hex("third-secret") && read.chain == chain)
+        // A chain that does not lead to the key is a damaged kit (usage, its reason).
+        let wrong = Self.vectors["qr-with-chain"]!.replacingOccurrences(of: "LVR1:" + third.text, with: Self.vectors["qr"]!)
+        #expect((#expect(throws: LommeError.self) { try RecoveryKey(text: wrong) })?.reason == .recoveryKitHistory)
+        // In a code: the last rotation under tag 4, the earlier ones under tag 5.
+        let extensions = SealedExtensions(rotations: chain)
+        #expect(extensions.encoded == Self.hex("extensions-chain"))
+        #expect(SealedExtensions(Self.hex("extensions-chain"))?.rotations == chain)
+    }
 }

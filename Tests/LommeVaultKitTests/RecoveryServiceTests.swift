@@ -53,7 +53,7 @@ struct RecoveryServiceTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: box.vault))
         let service = RecoveryService(box.context(ScriptedInteraction()), UnlockOptions(noPrompt: true))
         let checked = try service.verify(.photo(text: key.qrText, path: "kit.jpg"))
-        #expect(checked.opensVault && checked.root.publicKey == key.householdKey.publicKey)
+        #expect(checked.publicKey == key.householdKey.publicKey)
         #expect((#expect(throws: LommeError.self) { try service.verify(.photo(text: RecoveryKey.generate().qrText, path: "x")) })?.code == .wrongPassphrase)
         var typo = Array(key.text)
         typo[7] = typo[7] == "A" ? "B" : "A"
@@ -61,7 +61,7 @@ struct RecoveryServiceTests {
         #expect(error?.reason == .recoveryKeyTypo && error?.message.contains("group 2") == true)
         // Typed on a terminal: a typo is told and asked again.
         let asked = ScriptedInteraction([.secret(String(typo)), .secret(key.text.lowercased())])
-        #expect(try RecoveryService(box.context(asked), UnlockOptions()).verify(.terminal).opensVault)
+        #expect(try RecoveryService(box.context(asked), UnlockOptions()).verify(.terminal).publicKey == key.householdKey.publicKey)
         #expect(asked.notices.contains { $0.contains("group 2 of the recovery key has a typo") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: box.vault)) == before, "verify wrote the vault")
     }
@@ -77,8 +77,8 @@ struct RecoveryServiceTests {
         let kit = try service.planKit(old: .photo(text: old.qrText, path: "kit.jpg"))
         #expect(try Self.contents(box, options).household.root?.publicKey == old.householdKey.publicKey, "nothing written before store")
         try service.store(kit)
-        #expect(kit.replaced && kit.root.rotation?.old == old.householdKey.publicKey)
-        #expect(kit.root.rotation?.vouches(for: kit.key.householdKey.publicKey) == true)
+        #expect(kit.replaced && kit.root.rotations.map(\.old) == [old.householdKey.publicKey])
+        #expect(RootRotation.leads(kit.root.rotations, to: kit.key.householdKey.publicKey) && kit.key.chain == kit.root.rotations)
         let contents = try Self.contents(box, options)
         let issuer = try #require(contents.identity).signing.publicKey
         #expect(contents.household.root == kit.root && kit.root.vouch.names(issuer))
@@ -97,7 +97,7 @@ struct RecoveryServiceTests {
         let service = RecoveryService(box.context(ScriptedInteraction()), options)
         let kit = try service.planKit(old: nil)
         try service.store(kit)
-        #expect(!kit.replaced && kit.root.rotation == nil)
+        #expect(!kit.replaced && kit.root.rotations.isEmpty)
         #expect(try Self.contents(box, options).household.root == kit.root)
     }
 
@@ -117,5 +117,21 @@ struct RecoveryServiceTests {
         // The kit opens the new laptop's vault too.
         let sealed = try VaultFormat.parse(try VaultStore(path: laptop.vault).read())
         #expect(try RecoverySlotKind.open(sealed, key: key, path: laptop.vault).slot > 0)
+    }
+
+    /// Two `recovery kit` runs that planned from the same household: the first one's kit
+    /// is stored; the second, re-checked under the write lock, writes nothing (its sheet
+    /// would open nothing and vouch for nothing the vault holds).
+    @Test func aKitPlannedBeforeAnotherWasStoredIsRefusedUnderTheLock() throws {
+        let (box, options, made) = try Self.parent()
+        let old = try #require(made)
+        let service = RecoveryService(box.context(ScriptedInteraction()), options)
+        let first = try service.planKit(old: .photo(text: old.qrText, path: "kit.jpg"))
+        let second = try service.planKit(old: .photo(text: old.qrText, path: "kit.jpg"))
+        try service.store(first)
+        let before = try Data(contentsOf: URL(fileURLWithPath: box.vault))
+        #expect(throws: LommeError.self) { try service.store(second) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: box.vault)) == before)
+        #expect(try Self.contents(box, options).household.root == first.root)
     }
 }

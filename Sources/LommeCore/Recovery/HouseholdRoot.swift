@@ -1,22 +1,28 @@
 /// The parent's side of the household key, as its vault keeps it: the public key and
-/// what the key signed (the newest vouch, and the old key's rotation to it when a new kit
-/// replaced an old one). Never the recovery key or the household key's private half: a
-/// thief of the vault and its passphrase can make no kit and vouch for nothing.
+/// what the key signed (the newest vouch), and the chain of rotations that leads to it from
+/// the household's first key when new kits replaced old ones. Never the recovery key or
+/// the household key's private half: a thief of the vault and its passphrase can make no
+/// kit and vouch for nothing.
 ///
-///     "root": {"public": HEX, "vouch": HEX, "rotation": HEX, "made": TIME}
+///     "root": {"public": HEX, "vouch": HEX, "rotations": [HEX, …], "made": TIME}
+///
+/// (A vault written before chains kept the one last rotation as `"rotation": HEX`; it is
+/// read as a chain of one.)
 package struct HouseholdRoot: Sendable, Equatable {
     package var publicKey: [UInt8]
     package var vouch: Vouch
-    package var rotation: RootRotation?
+    /// Every rotation from the household's first key to this one, oldest first: a child
+    /// that pinned any earlier key follows them to this one (docs/CODES.md, "Rotations").
+    package var rotations: [RootRotation]
     package var made: String
     package var unknown: [JSON.Member] = []
 
-    static let known: Set<String> = ["public", "vouch", "rotation", "made"]
+    static let known: Set<String> = ["public", "vouch", "rotations", "rotation", "made"]
 
-    package init(publicKey: [UInt8], vouch: Vouch, rotation: RootRotation? = nil, made: String) {
+    package init(publicKey: [UInt8], vouch: Vouch, rotations: [RootRotation] = [], made: String) {
         self.publicKey = publicKey
         self.vouch = vouch
-        self.rotation = rotation
+        self.rotations = rotations
         self.made = made
     }
 
@@ -30,11 +36,18 @@ package struct HouseholdRoot: Sendable, Equatable {
               vouch.isSigned(by: key), let made = json["made"]?.stringValue
         else { return nil }
         self.init(publicKey: key, vouch: vouch, made: made)
-        if let rotation = json["rotation"] {
-            guard let parsed = rotation.stringValue.flatMap(Sodium.unhex).flatMap(RootRotation.init(bytes:)),
-                  parsed.vouches(for: key) else { return nil }
-            self.rotation = parsed
+        if case .array(let items)? = json["rotations"] {
+            for item in items {
+                guard let parsed = item.stringValue.flatMap(Sodium.unhex).flatMap(RootRotation.init(bytes:)) else { return nil }
+                rotations.append(parsed)
+            }
+        } else if json["rotations"] != nil {
+            return nil
+        } else if let rotation = json["rotation"] {
+            guard let parsed = rotation.stringValue.flatMap(Sodium.unhex).flatMap(RootRotation.init(bytes:)) else { return nil }
+            rotations = [parsed]
         }
+        guard RootRotation.leads(rotations, to: key) else { return nil }
         unknown = members.filter { !HouseholdRoot.known.contains($0.key) }
     }
 
@@ -43,30 +56,48 @@ package struct HouseholdRoot: Sendable, Equatable {
             JSON.Member("public", .string(Sodium.hex(publicKey))),
             JSON.Member("vouch", .string(Sodium.hex(vouch.bytes))),
         ]
-        if let rotation { members.append(JSON.Member("rotation", .string(Sodium.hex(rotation.bytes)))) }
+        if !rotations.isEmpty { members.append(JSON.Member("rotations", .array(rotations.map { .string(Sodium.hex($0.bytes)) }))) }
         members.append(JSON.Member("made", .string(made)))
         return .object(members + unknown)
     }
-
-    /// What every sealed code of this household carries.
-    package var extensions: (household: [UInt8], vouch: Vouch, rotation: RootRotation?) { (publicKey, vouch, rotation) }
 }
 
-/// The child's side: the household key pinned with the issuer, and the newest vouch seen.
+/// The child's side: the household key pinned with the issuer, the newest vouch seen, and
+/// the issuers it no longer vouches for.
 ///
-///     "household": {"key": HEX, "vouch": HEX, "pinned": TIME}
+///     "household": {"key": HEX, "vouch": HEX, "pinned": TIME, "revoked": [HEX, …]}
 package struct HouseholdPin: Sendable, Equatable {
     package var key: [UInt8]
     package var vouch: Vouch
     package var pinned: String
+    /// The ids (`Vouch.id`) of issuers this device once took codes from, or saw named by an
+    /// earlier vouch of the household, that the pinned vouch no longer names: their codes
+    /// are refused whatever they carry and whatever the flags (a stolen laptop the
+    /// household revoked cannot come back with `--trust-new-issuer`).
+    package var revoked: [[UInt8]] = []
 
-    package init(key: [UInt8], vouch: Vouch, pinned: String) {
+    package init(key: [UInt8], vouch: Vouch, pinned: String, revoked: [[UInt8]] = []) {
         self.key = key
         self.vouch = vouch
         self.pinned = pinned
+        self.revoked = revoked
     }
 
     package var fingerprint: String { Fingerprint.of(key) }
+
+    /// True when the issuer whose key is `issuerKey` was revoked: named once, no more.
+    package func revokes(_ issuerKey: [UInt8]) -> Bool { revoked.contains(Vouch.id(of: issuerKey)) }
+
+    /// This pin after `newer` (a newer vouch, of this key or of one it rotated to): every
+    /// issuer named before, or `formerIssuer` (whom the device took codes from), that the
+    /// newer vouch does not name is revoked from then on; one it names again is not.
+    package func following(key newKey: [UInt8], vouch newer: Vouch, formerIssuer: [UInt8]?, now: String) -> HouseholdPin {
+        var ids = revoked + vouch.issuers
+        if let formerIssuer { ids.append(Vouch.id(of: formerIssuer)) }
+        var kept: [[UInt8]] = []
+        for id in ids where !newer.issuers.contains(id) && !kept.contains(id) { kept.append(id) }
+        return HouseholdPin(key: newKey, vouch: newer, pinned: newKey == key ? pinned : now, revoked: kept)
+    }
 
     init?(json: JSON) {
         guard let key = json["key"]?.stringValue.flatMap(Sodium.unhex), key.count == PublicKeyCrypto.signPublicKeySize,
@@ -74,13 +105,22 @@ package struct HouseholdPin: Sendable, Equatable {
               let pinned = json["pinned"]?.stringValue
         else { return nil }
         self.init(key: key, vouch: vouch, pinned: pinned)
+        if let list = json["revoked"] {
+            guard case .array(let items) = list else { return nil }
+            for item in items {
+                guard let id = item.stringValue.flatMap(Sodium.unhex), id.count == Vouch.idSize else { return nil }
+                revoked.append(id)
+            }
+        }
     }
 
     var json: JSON {
-        .object([
+        var members = [
             JSON.Member("key", .string(Sodium.hex(key))),
             JSON.Member("vouch", .string(Sodium.hex(vouch.bytes))),
             JSON.Member("pinned", .string(pinned)),
-        ])
+        ]
+        if !revoked.isEmpty { members.append(JSON.Member("revoked", .array(revoked.map { .string(Sodium.hex($0)) }))) }
+        return .object(members)
     }
 }

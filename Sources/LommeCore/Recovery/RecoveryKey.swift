@@ -9,6 +9,12 @@
 /// characters' values v_0…v_3, so one wrong character, two neighbours swapped, or two
 /// groups swapped are always caught, and the message names the group. The 28 key
 /// characters are 140 bits: a version nibble (1), then the 17-byte secret.
+///
+/// A kit made to replace an older one also carries, in its QR code only, the household's
+/// chain of rotations (public: each old household key's signature for the next), so that a
+/// laptop restored from it hands the children the way from any key they pinned to this one:
+///
+///     LVR1:K7QZM-2XA9P-…/BASE45(rotation ‖ rotation ‖ …)      (oldest first, 96 bytes each)
 package struct RecoveryKey: Sendable {
     package static let qrPrefix = "LVR1:"
     static let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
@@ -19,6 +25,9 @@ package struct RecoveryKey: Sendable {
 
     /// The 17 secret bytes (locked memory).
     let secret: SecureBytes
+    /// The rotations from the household's first key to this key's household key, oldest
+    /// first (empty for a household's first kit, or a key typed from the sheet).
+    package var chain: [RootRotation] = []
 
     package static func generate() -> RecoveryKey {
         RecoveryKey(secret: SecureBytes.random(count: secretSize))
@@ -53,8 +62,12 @@ package struct RecoveryKey: Sendable {
         return groups.joined(separator: "-")
     }
 
-    /// What the kit's QR code holds.
-    package var qrText: String { RecoveryKey.qrPrefix + text }
+    /// What the kit's QR code holds: the key, and the chain of rotations when there is one.
+    package var qrText: String {
+        RecoveryKey.qrPrefix + text + (chain.isEmpty ? "" : RecoveryKey.chainSeparator + Base45.encode(chain.flatMap(\.bytes)))
+    }
+
+    static let chainSeparator = "/"
 
     /// True when `text` is a recovery key's QR text (a photo of a kit).
     package static func isRecoveryKey(_ text: String) -> Bool {
@@ -70,7 +83,11 @@ package struct RecoveryKey: Sendable {
     }
 
     /// `init(text:)` of UTF-8 bytes (as read from a terminal or a file into locked memory).
-    package init(bytes typed: [UInt8]) throws(LommeError) {
+    /// After the key, a kit's QR text may carry the chain of rotations (`/` and Base45); it
+    /// must lead to this key's household key, or the kit is refused as damaged.
+    package init(bytes all: [UInt8]) throws(LommeError) {
+        let separator = UInt8(ascii: "/")
+        let typed = all.firstIndex(of: separator).map { Array(all[..<$0]) } ?? all
         var characters: [UInt8] = []
         defer { SecureBytes.wipe(&characters) }
         for byte in typed where !" -\n\r\t".utf8.contains(byte) {
@@ -108,6 +125,15 @@ package struct RecoveryKey: Sendable {
         var secretBytes = (0..<RecoveryKey.secretSize).map { _ in UInt8(reader.read(8)) }
         defer { SecureBytes.wipe(&secretBytes) }
         secret = SecureBytes(copying: secretBytes)
+        if let at = all.firstIndex(of: separator) {
+            var history = all[(at + 1)...]
+            while let last = history.last, last == 0x0A || last == 0x0D { history.removeLast() }
+            guard let bytes = Base45.decode(String(decoding: history, as: UTF8.self)), let chain = RootRotation.chain(bytes),
+                  RootRotation.leads(chain, to: householdKey.publicKey) else {
+                throw LommeError.usage(.recoveryKitHistory, "the recovery kit's code holds the key and, after it, a history of earlier kits that does not lead to this key; it is damaged or not a kit lomme-vault made — restore with the key alone (typed, or --recovery-file), and see docs/CODES.md, \"Rotations\"")
+            }
+            self.chain = chain
+        }
     }
 
     // MARK: - What it derives (docs/CODES.md, "Recovery key")

@@ -106,4 +106,25 @@ package struct RootRotation: Sendable, Equatable {
     package func vouches(for new: [UInt8]) -> Bool {
         PublicKeyCrypto.verify(signature, of: RootRotation.domain + old + new, publicKey: old)
     }
+
+    /// True when `chain` (oldest first) leads, link by link, to `key`: each link signed by
+    /// its old key for the next link's old key, the last for `key` itself, no key twice.
+    /// An empty chain leads to any key (there is nothing to follow).
+    package static func leads(_ chain: [RootRotation], to key: [UInt8]) -> Bool {
+        let keys = chain.map(\.old) + [key]
+        guard Set(keys.map { Sodium.hex($0) }).count == keys.count else { return false }
+        return chain.indices.allSatisfy { chain[$0].vouches(for: keys[$0 + 1]) }
+    }
+
+    /// The links after `pinned` in `chain` (what a device that pinned `pinned` follows), or
+    /// nil when `pinned` is none of the chain's old keys.
+    package static func links(after pinned: [UInt8], in chain: [RootRotation]) -> ArraySlice<RootRotation>? {
+        chain.firstIndex { $0.old == pinned }.map { chain[$0...] }
+    }
+
+    /// Links one after another, as a code (tag 5) and a kit's QR code carry them.
+    package static func chain(_ bytes: [UInt8]) -> [RootRotation]? {
+        guard !bytes.isEmpty, bytes.count % size == 0 else { return nil }
+        return stride(from: 0, to: bytes.count, by: size).map { RootRotation(bytes: Array(bytes[$0..<$0 + size]))! }
+    }
 }

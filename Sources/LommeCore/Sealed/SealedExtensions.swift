@@ -7,7 +7,8 @@
 /// | 1 | credential: the household's keyed fingerprint of the clientId and clientSecret the code carries (a receipt names it back) | 16 |
 /// | 2 | household: the household key (Ed25519) | 32 |
 /// | 3 | vouch: the household key's newest vouch (`Vouch`) | 90 + 16 a further issuer |
-/// | 4 | rotation: the old household key's vouch for this one (`RootRotation`) | 96 |
+/// | 4 | rotation: the last rotation of the household key, the previous key's vouch for this one (`RootRotation`) | 96 |
+/// | 5 | earlier rotations: the rotations before tag 4's, oldest first (a chain from the household's first key) | 96 each |
 ///
 /// A tag this version does not know is skipped (it is signed: only the issuer put it
 /// there); a known tag of the wrong size, tags out of order or twice make the code malformed.
@@ -15,17 +16,19 @@ package struct SealedExtensions: Sendable, Equatable {
     package var credential: [UInt8]?
     package var household: [UInt8]?
     package var vouch: Vouch?
-    package var rotation: RootRotation?
+    /// The chain of rotations from the household's first key to `household`, oldest first
+    /// (tags 5 and 4: a device that knows only tag 4 follows the last one, as before chains).
+    package var rotations: [RootRotation]
 
-    package init(credential: [UInt8]? = nil, household: [UInt8]? = nil, vouch: Vouch? = nil, rotation: RootRotation? = nil) {
+    package init(credential: [UInt8]? = nil, household: [UInt8]? = nil, vouch: Vouch? = nil, rotations: [RootRotation] = []) {
         self.credential = credential
         self.household = household
         self.vouch = vouch
-        self.rotation = rotation
+        self.rotations = rotations
     }
 
     enum Tag: UInt8 {
-        case credential = 1, household, vouch, rotation
+        case credential = 1, household, vouch, rotation, earlierRotations
     }
 
     static let credentialSize = 16
@@ -35,7 +38,8 @@ package struct SealedExtensions: Sendable, Equatable {
         if let credential { Self.append(.credential, credential, to: &output) }
         if let household { Self.append(.household, household, to: &output) }
         if let vouch { Self.append(.vouch, vouch.bytes, to: &output) }
-        if let rotation { Self.append(.rotation, rotation.bytes, to: &output) }
+        if let last = rotations.last { Self.append(.rotation, last.bytes, to: &output) }
+        if rotations.count > 1 { Self.append(.earlierRotations, rotations.dropLast().flatMap(\.bytes), to: &output) }
         return output
     }
 
@@ -47,11 +51,12 @@ package struct SealedExtensions: Sendable, Equatable {
 
     /// Reads the fields; nil when they are malformed.
     init?(_ bytes: [UInt8]) {
+        var last: RootRotation?, earlier: [RootRotation] = []
         var reader = ByteReader(bytes)
-        var last: UInt8 = 0
+        var previousTag: UInt8 = 0
         while !reader.isAtEnd {
-            guard let tag = reader.byte(), tag > last, let length = reader.varint(), let value = reader.take(length) else { return nil }
-            last = tag
+            guard let tag = reader.byte(), tag > previousTag, let length = reader.varint(), let value = reader.take(length) else { return nil }
+            previousTag = tag
             switch Tag(rawValue: tag) {
             case .credential?:
                 guard value.count == Self.credentialSize else { return nil }
@@ -64,11 +69,15 @@ package struct SealedExtensions: Sendable, Equatable {
                 vouch = parsed
             case .rotation?:
                 guard let parsed = RootRotation(bytes: value) else { return nil }
-                rotation = parsed
+                last = parsed
+            case .earlierRotations?:
+                guard last != nil, let parsed = RootRotation.chain(value) else { return nil }
+                earlier = parsed
             case nil:
                 continue
             }
         }
+        rotations = earlier + (last.map { [$0] } ?? [])
     }
 }
 

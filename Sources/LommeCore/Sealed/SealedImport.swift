@@ -53,10 +53,12 @@ package struct SealedImport: Sendable {
         if let last = identity.lastEnvelope {
             if last.id == envelope.id {
                 alreadyImported = true
-            } else if envelope.issuedMs <= last.issuedMs {
+            } else if envelope.issuedMs <= last.issuedMs && !Self.revokes(last.issuer ?? identity.pinnedIssuer, householdChange, household) {
                 // Strictly newer only: `issue` gives each code of an issuer a later
                 // millisecond than the last, so an equal time is an older code of another
-                // issuer, or a replay.
+                // issuer, or a replay. Except when this code's newer household statements
+                // revoke the machine the stored config came from: a restored laptop's code
+                // is taken even when issued before the stolen one's the device took first.
                 throw LommeError.refused(.rollback,
                     "this code was issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.issuedMs < last.issuedMs ? "before" : "at the same moment as") the config stored now (issued \(VaultContents.timestamp(Int(last.issuedMs / 1000)))); refusing to roll back — ask for a new code")
             } else {
@@ -74,16 +76,19 @@ package struct SealedImport: Sendable {
     static func trust(_ content: SealedContent, identity: DeviceIdentity, trustNewIssuer: Bool,
                       expected: Bool) throws(LommeError) -> (IssuerState, HouseholdPin?, HouseholdChange) {
         let code = content.extensions, issuerKey = content.issuerKey, newPrint = content.issuerFingerprint
-        // The code's own household statements hold together, or it is refused.
+        let now = VaultContents.timestamp()
+        // The code's own household statements hold together, or it is refused: the vouch is
+        // the household key's and names the code's issuer, and every rotation it carries is
+        // signed, link by link, up to that key.
         var carried: HouseholdPin?
         if let key = code.household {
             guard let vouch = code.vouch, vouch.isSigned(by: key), vouch.names(issuerKey),
-                  code.rotation.map({ $0.vouches(for: key) }) ?? true
+                  RootRotation.leads(code.rotations, to: key)
             else {
-                throw LommeError.refused(.householdStatementsBroken, "the household statements in this code do not hold (a vouch not signed by the household key it carries, or not naming the code's issuer); do not use it, and ask the parent for a new code")
+                throw LommeError.refused(.householdStatementsBroken, "the household statements in this code do not hold (a vouch not signed by the household key it carries, not naming the code's issuer, or a rotation not signed by the key before it); do not use it, and ask the parent for a new code")
             }
-            carried = HouseholdPin(key: key, vouch: vouch, pinned: VaultContents.timestamp())
-        } else if code.vouch != nil || code.rotation != nil {
+            carried = HouseholdPin(key: key, vouch: vouch, pinned: now)
+        } else if code.vouch != nil || !code.rotations.isEmpty {
             throw LommeError.refused(.householdStatementsBroken, "the sealed code carries a household vouch without the household key; it is malformed — ask for a new QR code")
         }
         guard let pinned = identity.pinnedIssuer else {
@@ -100,38 +105,53 @@ package struct SealedImport: Sendable {
             return (.replacing(old: pinned), carried, carried == nil ? .none : .replaced)
         }
         let state: IssuerState = pinned == issuerKey ? .pinned : .vouched(old: pinned)
+        let revoked = LommeError.refused(.issuerRevoked,
+            "this code was issued by \(newPrint), a machine the household no longer trusts: the household key \(held.fingerprint) vouched for another machine of the parents' since (\(held.vouch.signed)); do not use it, and ask the parent for a code from their current machine")
         guard let carried else {
-            // A code without the household's statements: only from an issuer the pinned vouch names.
+            // A code without the household's statements: only from the pinned issuer or one
+            // the pinned vouch names. Never a flag's way in: a machine the household revoked
+            // could otherwise come back by leaving its statements out.
             if pinned == issuerKey || held.vouch.names(issuerKey) { return (state, held, .none) }
-            guard trustNewIssuer else {
-                throw LommeError.refused(.issuerNotVouched,
-                    "this code was issued by \(newPrint), for which the household key \(held.fingerprint) does not vouch, and it carries no vouch; ask the parent for a code from their machine, or if they really have a new key without their recovery kit, check both fingerprints with them and run again with --trust-new-issuer")
-            }
-            return (.replacing(old: pinned), nil, .replaced)
+            if held.revokes(issuerKey) { throw revoked }
+            throw LommeError.refused(.issuerNotVouched,
+                "this code was issued by \(newPrint), for which the household key \(held.fingerprint) does not vouch, and it carries no vouch; ask the parent for a code from their current machine (a machine restored from the recovery kit, or added with it, is taken without a question)")
         }
+        let after: HouseholdPin, change: HouseholdChange
         if carried.key != held.key {
-            guard let rotation = code.rotation, rotation.old == held.key else {
+            guard RootRotation.links(after: held.key, in: code.rotations) != nil else {
+                // Another household. A machine this device saw revoked stays out whatever
+                // the flags; a new household of a new machine, only after the fingerprints
+                // were compared (--trust-new-issuer).
+                if held.revokes(issuerKey) { throw revoked }
                 guard trustNewIssuer else {
                     throw LommeError.refused(.householdForeign,
                         "this code is of another household (household key \(carried.fingerprint), not the pinned \(held.fingerprint)); do not use it, or if the family really made a new household, check both fingerprints with the parent and run again with --trust-new-issuer")
                 }
                 return (.replacing(old: pinned), carried, .replaced)
             }
-            // The pinned household key vouched for this one: a new recovery kit.
-            return (state, carried, .rotated)
-        }
-        let vouch = carried.vouch
-        if vouch.version > held.vouch.version { return (state, carried, .newerVouch) }
-        if vouch.version == held.vouch.version && vouch != held.vouch {
+            // The pinned household key vouched for this one, through every new kit since.
+            after = held.following(key: carried.key, vouch: carried.vouch, formerIssuer: pinned, now: now)
+            change = .rotated
+        } else if carried.vouch.version > held.vouch.version {
+            after = held.following(key: held.key, vouch: carried.vouch, formerIssuer: pinned, now: now)
+            change = .newerVouch
+        } else if carried.vouch.version == held.vouch.version && carried.vouch != held.vouch {
             throw LommeError.refused(.vouchConflict,
                 "this code carries another vouch of the same version as the one pinned (household key \(held.fingerprint)); nothing changed — ask the parent for a new code")
+        } else {
+            // An equal or older vouch changes nothing.
+            (after, change) = (held, .none)
         }
-        // An equal or older vouch changes nothing: the issuer must be one the pinned vouch names.
-        guard held.vouch.names(issuerKey) else {
-            throw LommeError.refused(.issuerRevoked,
-                "this code was issued by \(newPrint), which no longer speaks for this household: the household key \(held.fingerprint) vouched for another issuer since (\(held.vouch.signed)); do not use it, and ask the parent for a code from their current machine")
-        }
-        return (state, held, .none)
+        // The issuer must be one the vouch the device holds from now on names.
+        guard after.vouch.names(issuerKey) else { throw revoked }
+        return (state, after, change)
+    }
+
+    /// True when `change` brought a vouch that no longer names `storedIssuer`, the issuer
+    /// of the config stored now.
+    static func revokes(_ storedIssuer: [UInt8]?, _ change: HouseholdChange, _ after: HouseholdPin?) -> Bool {
+        guard change == .newerVouch || change == .rotated, let storedIssuer, let after else { return false }
+        return !after.vouch.names(storedIssuer)
     }
 
     /// Records the pinned issuer, the household key and vouch, and this envelope in the
@@ -161,7 +181,7 @@ package struct SealedImport: Sendable {
             lines.append("Issuer \(print) REPLACES the pinned issuer \(Fingerprint.of(old)) (--trust-new-issuer).")
         case .vouched(let old):
             let vouch = household.map { " (its vouch of \($0.vouch.signed))" } ?? ""
-            let gone = household?.vouch.names(old) == false ? ", which no longer speaks for this household" : ""
+            let gone = household?.vouch.names(old) == false ? ", a machine the household no longer trusts" : ""
             lines.append("Issuer \(print), new: the household key \(household?.fingerprint ?? "?") vouches for it\(vouch); it takes the place of \(Fingerprint.of(old))\(gone).")
         }
         switch householdChange {

@@ -16,7 +16,7 @@ extension LommeError {
         case receiptUnknownCode, receiptNoChild, receiptWrongDevice, receiptWrongCredential, receiptOlderCode
 
         // The recovery key and kit (docs/CODES.md, "The recovery kit").
-        case recoveryKeyLength, recoveryKeyCharacter, recoveryKeyTypo, recoveryKeyVersion
+        case recoveryKeyLength, recoveryKeyCharacter, recoveryKeyTypo, recoveryKeyVersion, recoveryKitHistory
         case recoveryKeyWrong, recoveryKitNeeded, recoverySlotMissing, recoveryNoKit, vaultExists
 
         // The household and its record.
@@ -24,7 +24,7 @@ extension LommeError {
         case noSuchChild, childNameTaken, childKeyTaken, childKeyOwn, childChangedMeanwhile, childRemovedMeanwhile
 
         // What a command needs before it can start.
-        case noVault, noConfig, noTerminalToConfirm
+        case noVault, noConfig, noTerminalToConfirm, passphraseNeeded
 
         // A field of the stored config (`set`, `unset`).
         case fieldNearMiss, fieldUnknown, fieldExists, fieldRequired, fieldNameInvalid

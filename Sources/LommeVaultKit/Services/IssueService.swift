@@ -188,9 +188,9 @@ package struct IssueService {
 
     /// What a sealed code of this vault carries besides the config: the credential
     /// fingerprint, and with a recovery kit the household key, its newest vouch and the
-    /// old key's rotation to it.
+    /// chain of rotations to it.
     static func extensions(credential: String, root: HouseholdRoot?) -> SealedExtensions {
-        SealedExtensions(credential: Sodium.unhex(credential), household: root?.publicKey, vouch: root?.vouch, rotation: root?.rotation)
+        SealedExtensions(credential: Sodium.unhex(credential), household: root?.publicKey, vouch: root?.vouch, rotations: root?.rotations ?? [])
     }
 
 

@@ -14,7 +14,8 @@ package struct RecoveryService {
         self.unlock = unlock
     }
 
-    /// A kit: the key, the household key it derives (its public half, vouch and rotation).
+    /// A kit: the key, the household key it derives (its public half, vouch and the chain of
+    /// rotations to it).
     package struct Kit: Sendable {
         package var key: RecoveryKey
         package var root: HouseholdRoot
@@ -27,11 +28,13 @@ package struct RecoveryService {
 
     /// The household key of `key`, with a vouch naming `issuers` (keys or ids) whose version
     /// is now (Unix milliseconds), at least `after` + 1.
-    package static func root(_ key: RecoveryKey, issuers: [[UInt8]], after: UInt64?, rotation: RootRotation? = nil) throws(LommeError) -> HouseholdRoot {
+    /// The chain of rotations that leads to it is the key's own (`RecoveryKey.chain`: what
+    /// the kit's QR code carries).
+    package static func root(_ key: RecoveryKey, issuers: [[UInt8]], after: UInt64?) throws(LommeError) -> HouseholdRoot {
         let household = key.householdKey
         let version = max(UInt64(max(0, VaultContents.nowMilliseconds())), (after ?? 0) + 1)
         let vouch = try Vouch.make(household, version: version, issuers: issuers)
-        return HouseholdRoot(publicKey: household.publicKey, vouch: vouch, rotation: rotation, made: VaultContents.timestamp())
+        return HouseholdRoot(publicKey: household.publicKey, vouch: vouch, rotations: key.chain, made: VaultContents.timestamp())
     }
 
     func open() throws(LommeError) -> OpenedVault {
@@ -45,13 +48,14 @@ package struct RecoveryService {
     /// `recovery kit`, first step: a new recovery key and its household key vouching for the
     /// issuers of the old vouch (this machine's when there was none). A vault with a
     /// household key already needs the old kit (`old`): the old household key vouches for
-    /// the new one, so the children follow. Nothing is written: the kit is given first (a
+    /// the new one, and the new kit carries the whole chain of rotations since the
+    /// household's first key, so every child follows, whichever key it pinned, and so does
+    /// a laptop restored from the new kit. Nothing is written: the kit is given first (a
     /// file, or the terminal and the key typed back), then `store(_:)`.
     package func planKit(old: RecoveryKeySource?) throws(LommeError) -> Kit {
         let opened = try open()
         let current = opened.contents.household.root
-        var rotation: RootRotation?
-        let key = RecoveryKey.generate()
+        var key = RecoveryKey.generate()
         if let current {
             guard let old else {
                 throw LommeError.usage(.recoveryKitNeeded, "this household has a recovery kit already (household \(current.fingerprint)); a new one needs the old: give it with --recovery-file PATH or --recovery-image PHOTO, or type it when asked")
@@ -60,12 +64,12 @@ package struct RecoveryService {
             guard oldKey.householdKey.publicKey == current.publicKey else {
                 throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key is not this household's (household \(current.fingerprint)); give the kit printed for this vault; nothing changed")
             }
-            rotation = RootRotation.make(from: oldKey.householdKey, to: key.householdKey.publicKey)
+            key.chain = current.rotations + [RootRotation.make(from: oldKey.householdKey, to: key.householdKey.publicKey)]
         }
         // The issuers the household key vouched for go on; the first kit vouches for this machine.
         let identity = opened.contents.identity ?? DeviceIdentity.generate()
         let issuers = current?.vouch.issuers ?? [identity.signing.publicKey]
-        let root = try Self.root(key, issuers: issuers, after: current?.vouch.version, rotation: rotation)
+        let root = try Self.root(key, issuers: issuers, after: current?.vouch.version)
         return Kit(key: key, root: root, replaced: current != nil, previous: current, identity: identity, opened: opened)
     }
 
@@ -86,19 +90,20 @@ package struct RecoveryService {
         }
     }
 
-    /// `recovery verify`: whether `source`'s key is this household's and opens this vault.
-    /// Changes nothing; exit 4 when it does not match.
-    package func verify(_ source: RecoveryKeySource) throws(LommeError) -> (root: HouseholdRoot, opensVault: Bool) {
+    /// `recovery verify`: that `source`'s key is this household's and opens this vault.
+    /// Changes nothing. Exit 4 when the key is another's (or of a replaced kit); 6 when the
+    /// vault has no kit, or no slot the key opens (a vault from before kits, or one an
+    /// earlier lomme-vault's `passwd --rotate` took it from).
+    package func verify(_ source: RecoveryKeySource) throws(LommeError) -> HouseholdRoot {
         let store = context.store
         guard store.exists else { throw LommeError(.notFound, "there is no vault at \(store.path)") }
         let sealed = try VaultFormat.parse(try store.read())
         let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
+        let slotted = sealed.version == VaultFormat.version2 && sealed.slots.contains { $0.kind == RecoverySlotKind.kind }
         let contents: VaultContents
-        var opens = false
-        if sealed.version == VaultFormat.version2, sealed.slots.contains(where: { $0.kind == RecoverySlotKind.kind }) {
+        if slotted {
             let (fileKey, _) = try RecoverySlotKind.open(sealed, key: key, path: store.path)
             contents = try VaultContents(plaintext: VaultFormat.open(sealed, master: fileKey))
-            opens = true
         } else {
             contents = try open().contents
         }
@@ -108,7 +113,10 @@ package struct RecoveryService {
         guard key.householdKey.publicKey == root.publicKey else {
             throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key is not this household's (household \(root.fingerprint)): another household's kit, or one a newer kit replaced")
         }
-        return (root, opens)
+        guard slotted else {
+            throw LommeError(.notFound, .recoverySlotMissing, "the recovery key is this household's (household \(root.fingerprint)), but this vault has no recovery slot, so it does not open it (an earlier `lomme-vault passwd --rotate` removed it); make a new kit that does with `lomme-vault recovery kit --output kit.pdf --recovery-file THIS-KIT`")
+        }
+        return root
     }
 
     /// `init --parent --restore`: a new vault on a new laptop, its household key from the
