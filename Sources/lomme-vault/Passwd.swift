@@ -6,16 +6,21 @@ struct Passwd: ParsableCommand {
         commandName: "passwd",
         abstract: "Change the vault's passphrase, and its file key when no slot is lost by it (--rotate: always).",
         discussion: """
-            The current passphrase comes from --passphrase-fd/--passphrase-file or the terminal, and is not \
-            asked while the vault is unlocked: a forgotten passphrase is replaced after `lomme-vault unlock \
-            --with recovery` (the household's recovery kit). The new one comes from \
+            The current passphrase comes from --passphrase-fd/--passphrase-file or the terminal, and is asked \
+            even while the vault is unlocked, except after `lomme-vault unlock --with recovery` (the household's \
+            recovery kit): that is how a forgotten passphrase is replaced. The new one comes from \
             --new-passphrase-fd/--new-passphrase-file or the terminal (twice). LOMME_VAULT_KDF applies as for init. \
             A new file key (and vault id) means a copy of the vault or of its unlocked key taken before opens \
             nothing now. passwd makes one when every other slot can take it without a question (a TPM slot \
-            without PIN, if its TPM answers); otherwise (a TPM slot with a PIN, a key file) it keeps the file key, so \
-            such slots keep working, and says so (a recovery slot too: the kit goes on opening the vault). --rotate always makes a new file key and removes the slots that \
-            cannot take it, naming them to be enrolled again: what to run after a suspected leak. Either way \
-            the .bak is replaced and an unlocked session ends.
+            without PIN, if its TPM answers; the recovery slot when the kit is given with --recovery-file or \
+            --recovery-image); otherwise (a TPM slot with a PIN, a key file, the recovery slot without the kit) it \
+            keeps the file key, so such slots keep working, and says so. --rotate always makes a new file key: \
+            the recovery slot takes it with the kit (given, or typed when asked; with neither a terminal nor the \
+            kit, nothing changes), so the kit goes on opening the vault; the slots that cannot take it (a TPM slot \
+            with a PIN, a key file) are removed and named, to be enrolled again: what to run after a suspected \
+            leak. Either way no file in the vault's folder opens with the old passphrase (the .bak is replaced), \
+            and an unlocked session ends. Exit 3: no terminal and no passphrase, or (--rotate) no recovery kit \
+            given; 4: a wrong passphrase or recovery key.
             """
     )
 
@@ -26,6 +31,7 @@ struct Passwd: ParsableCommand {
     var newPassphraseFD: Int32?
     @Option(name: .customLong("new-passphrase-file"), help: ArgumentHelp("Read the new passphrase from this file.", valueName: "path"))
     var newPassphraseFile: String?
+    @OptionGroup var recovery: RecoveryKeyOptions
     @OptionGroup var vault: VaultOptions
 
     func validate() throws { _ = try newSource() }
@@ -37,7 +43,9 @@ struct Passwd: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let new = try newSource()
-        let result = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new, forceRotation: rotate)
+        let kit: [SlotOption: SlotValue] = recovery.given ? [.recovery: .recoveryKey(try recovery.source())] : [:]
+        let result = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new, forceRotation: rotate,
+                                                                 SlotRequest(options: kit, noPrompt: vault.noPrompt))
         let what = result.rotated ? "Changed the passphrase and the file key of" : "Changed the passphrase of"
         Terminal.info("\(what) \(context.store.path).\(result.endedSession ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
         for slot in result.removed {

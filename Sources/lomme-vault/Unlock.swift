@@ -56,7 +56,7 @@ struct Unlock: ParsableCommand {
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase or a TPM PIN, starts a new 12h)" : "in 12h at the latest"
         Terminal.info("Unlocked \(context.store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
         if with.kind == RecoverySlotKind.self {
-            Terminal.info("Opened with the recovery kit. If the passphrase is forgotten, set a new one now: `lomme-vault passwd` (it asks no old passphrase while the vault is unlocked).")
+            Terminal.info("Opened with the recovery kit. If the passphrase is forgotten, set a new one now: `lomme-vault passwd` (after a recovery unlock it asks no old passphrase).")
         }
         if let warning = unlocked.warning { Terminal.error(warning) }
     }

@@ -31,7 +31,7 @@ struct AtRestTests {
         // The attacker's copy of the unlocked key, taken with keyctl before passwd.
         let saved = box.path + "/old-key"
         let taken = CLI.run([Session.keyDescription(salt: oldSalt), saved], shell: #"keyctl pipe "$(keyctl search @u user "$1")" > "$2""#)
-        #expect(taken.status == 0 && readFile(saved).count == 45, "\(taken.stderr)")
+        #expect(taken.status == 0 && readFile(saved).count == 46, "\(taken.stderr)")
         let oldMaster = SecureBytes(copying: Array(readFile(saved)[1..<33]))
 
         let r = CLI.run(["passwd", "--passphrase-file", pw, "--new-passphrase-file", pw2] + v)

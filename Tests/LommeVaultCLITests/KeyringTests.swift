@@ -27,7 +27,7 @@ struct KeyringTests {
         // This test process is a different process from the one that unlocked.
         let id = try #require(try Keyring().find(description(box)))
         let payload = try #require(Keyring.read(id))
-        #expect(payload.count == 45)
+        #expect(payload.count == 46)  // format 2: key, deadline, idle, the kind of slot that opened it
         // keyctl(1), yet another process, sees it in the user keyring, readable by the user.
         var listed = CLI.run([], shell: "keyctl describe \(id)")
         listed.stdout = Array(listed.stdout.drop(while: { $0 == UInt8(ascii: " ") }))  // the serial is "%9d"

@@ -119,6 +119,20 @@ struct RecoveryServiceTests {
         #expect(try RecoverySlotKind.open(sealed, key: key, path: laptop.vault).slot > 0)
     }
 
+    /// `passwd --rotate` on a terminal asks for the recovery key (after saying why) before the
+    /// new passphrase, and the recovery slot takes the new file key: the kit still opens it.
+    @Test func passwdRotateAsksForTheKitOnATerminal() throws {
+        let (box, options, made) = try Self.parent()
+        let key = try #require(made)
+        let asked = ScriptedInteraction([.secret(key.text), .secret("a rotated passphrase 2026"), .secret("a rotated passphrase 2026")])
+        let result = try UnlockService(box.context(asked)).changePassphrase(old: options, new: .terminal, forceRotation: true)
+        #expect(result.rotated && result.removed.isEmpty)
+        #expect(asked.notices.contains { $0.contains("recovery slot takes it too") })
+        let sealed = try VaultFormat.parse(try VaultStore(path: box.vault).read())
+        let opened = try RecoverySlotKind.open(sealed, key: key, path: box.vault)
+        #expect(try VaultFormat.open(sealed, master: opened.key).count > 0)
+    }
+
     /// Two `recovery kit` runs that planned from the same household: the first one's kit
     /// is stored; the second, re-checked under the write lock, writes nothing (its sheet
     /// would open nothing and vouch for nothing the vault holds).

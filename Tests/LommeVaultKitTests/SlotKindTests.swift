@@ -63,7 +63,9 @@ struct SlotKindTests {
         let path = box.path + "/k.key"
         _ = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
         let sealed = try VaultFormat.parse(try context.store.read())
-        #expect(KeyFileSlotKind(context).rewrapKEK(sealed.slots[1], vaultSalt: sealed.salt) == nil)
-        #expect(PassphraseSlotKind(context).rewrapKEK(sealed.slots[0], vaultSalt: sealed.salt) == nil)
+        for asking in [false, true] {
+            #expect(try KeyFileSlotKind(context).rewrapKEK(sealed.slots[1], from: sealed.salt, to: sealed.salt, SlotRequest(), asking: asking) == nil)
+            #expect(try PassphraseSlotKind(context).rewrapKEK(sealed.slots[0], from: sealed.salt, to: sealed.salt, SlotRequest(), asking: asking) == nil)
+        }
     }
 }

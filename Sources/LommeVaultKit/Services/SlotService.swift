@@ -113,8 +113,8 @@ package struct SlotService {
             guard remaining.contains(where: { $0.kind == PassphraseSlotKind.kind }) else {
                 throw LommeError.failure("slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
             }
-            // The .bak becomes the new file too: no file in the folder opens with the slot.
-            try store.write(VaultFormat.replacingSlots(current, with: remaining), key: opened.master, backup: .same)
+            // The write removes a key, so the .bak becomes the new file too (VaultStore.write).
+            try store.write(VaultFormat.replacingSlots(current, with: remaining), key: opened.master)
             return Info.of(slot)
         }
     }

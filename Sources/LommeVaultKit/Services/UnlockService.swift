@@ -29,14 +29,16 @@ package struct UnlockService {
         let master: SecureBytes
         var liveDeadline: UInt64? = nil
         var slot: UInt8? = nil
+        var openedBy: VaultSlot.Kind? = PassphraseSlotKind.kind
         if options.source == .terminal, let (key, state) = Session.fromKeyring(context, sealed) {
             master = key
             liveDeadline = state.deadline
+            openedBy = state.openedBy
         } else {
             (master, slot) = try Session.passphraseKey(context, sealed, options)
             _ = try VaultFormat.open(sealed, master: master)  // a damaged body is exit 5 now, not later
         }
-        return try keep(sealed, master: master, slot: slot, idle: idle, liveDeadline: liveDeadline)
+        return try keep(sealed, master: master, slot: slot, idle: idle, liveDeadline: liveDeadline, openedBy: openedBy)
     }
 
     /// `unlock --with KIND`: the vault key from a slot of that kind (a TPM slot, a key
@@ -51,14 +53,15 @@ package struct UnlockService {
         _ = try VaultFormat.open(sealed, master: key)  // a damaged header or body is exit 5 now
         let person = sealed.slots.first { $0.id == slot }.map { kind.provesAPerson($0.parameters) } ?? false
         let live = person ? nil : Session.fromKeyring(context, sealed)?.state.deadline
-        return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: live)
+        return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: live, openedBy: kind.kind)
     }
 
     /// Puts `master` in the keyring and notes when `slot` was last used.
-    func keep(_ sealed: VaultFormat.Sealed, master: SecureBytes, slot: UInt8?, idle: UInt32, liveDeadline: UInt64?) throws(LommeError) -> Unlocked {
+    func keep(_ sealed: VaultFormat.Sealed, master: SecureBytes, slot: UInt8?, idle: UInt32, liveDeadline: UInt64?,
+              openedBy: VaultSlot.Kind?) throws(LommeError) -> Unlocked {
         if let slot { SlotUse.note(context.store, slot: slot, key: master) }
         do {
-            let deadline = try Session.store(context.keyring, sealed, master: master, idle: idle, deadline: liveDeadline)
+            let deadline = try Session.store(context.keyring, sealed, master: master, idle: idle, deadline: liveDeadline, openedBy: openedBy)
             let contents = try? VaultContents(plaintext: VaultFormat.open(sealed, master: master))
             return Unlocked(deadline: deadline, keptLiveSession: liveDeadline != nil,
                             warning: contents?.secretWarning(now: Int64(time(nil))))
@@ -104,10 +107,13 @@ package struct UnlockService {
 
     /// A new passphrase, and a new file key when no slot is lost by it or `forceRotation`
     /// says so (`passwd --rotate`): PassphraseChange.
-    package func changePassphrase(old: UnlockOptions, new: PassphraseSource, forceRotation: Bool = false) throws(LommeError) -> PassphraseChange.Result {
+    /// `request` carries what a slot kind may need to take the new key (the recovery kit's
+    /// `--recovery-file` or `--recovery-image`).
+    package func changePassphrase(old: UnlockOptions, new: PassphraseSource, forceRotation: Bool = false,
+                                  _ request: SlotRequest = SlotRequest()) throws(LommeError) -> PassphraseChange.Result {
         let context = context
-        return try PassphraseChange.run(context, old: old, new: new, forceRotation: forceRotation) { slot, vaultSalt in
-            SlotKinds.of(slot.kind)?.init(context).rewrapKEK(slot, vaultSalt: vaultSalt)
+        return try PassphraseChange.run(context, old: old, new: new, forceRotation: forceRotation) { (slot, oldSalt, newSalt, asking) throws(LommeError) in
+            try SlotKinds.of(slot.kind)?.init(context).rewrapKEK(slot, from: oldSalt, to: newSalt, request, asking: asking)
         }
     }
 }

@@ -128,5 +128,5 @@ package struct KeyFileSlotKind: SlotKind {
     }
 
     /// A key-file slot needs its file: `passwd` keeps the file key, `passwd --rotate` removes it.
-    package func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? { nil }
+    package func rewrapKEK(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes? { nil }
 }

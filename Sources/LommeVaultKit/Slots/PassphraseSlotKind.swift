@@ -31,5 +31,5 @@ package struct PassphraseSlotKind: SlotKind {
     }
 
     /// Only the slot the old passphrase opened is re-made, by `passwd` itself.
-    package func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? { nil }
+    package func rewrapKEK(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes? { nil }
 }

@@ -59,8 +59,29 @@ package struct RecoverySlotKind: SlotKind {
         return try Self.open(sealed, key: key, path: context.store.path)
     }
 
-    /// Re-wrapping needs the recovery key: `passwd` keeps the file key, `--rotate` removes the slot.
-    package func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? { nil }
+    /// After `unlock --with recovery`, `passwd` sets a new passphrase without the
+    /// forgotten one.
+    package static var standsForPassphrase: Bool { true }
+
+    /// Re-wrapping needs the recovery key: given (`--recovery-file`, `--recovery-image`) it
+    /// is used; else `passwd` keeps the file key, and `passwd --rotate` asks for it on the
+    /// terminal or refuses (no terminal: exit 3, nothing changed). The slot is never
+    /// dropped unasked: the sheet in the drawer goes on opening the vault.
+    package func rewrapKEK(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes? {
+        guard slot.parameters.count == Self.saltLength, let source = request.recovery ?? (asking ? .terminal : nil) else { return nil }
+        if source == .terminal && !request.noPrompt && context.interaction.canAsk {
+            context.interaction.notice("A new file key: the recovery slot takes it too, so that the recovery kit goes on opening the vault.")
+        }
+        let key: RecoveryKey
+        do throws(LommeError) { key = try source.read(context.interaction, noPrompt: request.noPrompt) } catch {
+            guard error.code == .locked else { throw error }
+            throw LommeError(.locked, .recoveryKitNeeded, "a new file key needs the recovery kit too, or the kit would no longer open the vault: give it with --recovery-file PATH or --recovery-image PHOTO, or run the command on a terminal to type it; nothing changed")
+        }
+        guard slot.unwrap(kek: key.slotKEK(vaultSalt: oldSalt, slotSalt: slot.parameters), vaultSalt: oldSalt) != nil else {
+            throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key does not open \(context.store.path) (another household's, or of a kit a newer one replaced); nothing changed")
+        }
+        return key.slotKEK(vaultSalt: newSalt, slotSalt: slot.parameters)
+    }
 }
 
 /// The `recovery` kind's option in a request.

@@ -27,6 +27,11 @@ package protocol SlotKind {
     /// file or a TPM slot without PIN opens for any program, so it never moves a live
     /// session's end (`UnlockService.unlock(with:)`).
     static func provesAPerson(_ parameters: [UInt8]) -> Bool
+    /// True when a session this kind opened lets `passwd` set a new passphrase without the
+    /// current one (the recovery key: the way back from a forgotten passphrase). Any other
+    /// session does not: a program of the user's that finds the vault unlocked must not
+    /// be able to lock its owner out.
+    static var standsForPassphrase: Bool { get }
 
     init(_ context: VaultContext)
     /// What `enroll` can know before it asks for anything (the passphrase, a PIN): that
@@ -38,14 +43,18 @@ package protocol SlotKind {
     /// The file key from this kind's slots of `sealed` (asking what it must), and the slot
     /// that opened.
     func open(_ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8)
-    /// For a new file key (`passwd`): `slot`'s key-encryption key when it can be had
-    /// without a question; nil when the slot cannot take a new key (it is then kept, with
-    /// the old file key, or removed by `passwd --rotate`).
-    func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes?
+    /// For a new file key and vault salt `newSalt` (`passwd`): `slot`'s key-encryption
+    /// key, read from the file of salt `oldSalt`, when it can be had without a question
+    /// (or from what `request` gives); when `asking` (`passwd --rotate`), also after a
+    /// question, or it throws if the slot must not be lost (the recovery kit). Nil when the
+    /// slot cannot take a new key: it is then kept with the old file key, or removed and
+    /// named by `passwd --rotate`.
+    func rewrapKEK(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes?
 }
 
 extension SlotKind {
     package func check(_ request: SlotRequest) throws(LommeError) {}
+    package static var standsForPassphrase: Bool { false }
 }
 
 /// The kind-specific options of `enroll` and `unlock --with`.

@@ -101,7 +101,9 @@ package struct TPM2SlotKind: SlotKind {
         try key(sealed, pin: request.pin ?? .terminal, noPrompt: request.noPrompt)
     }
 
-    package func rewrapKEK(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? { opener(slot, vaultSalt) }
+    package func rewrapKEK(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes? {
+        try opener(slot, oldSalt, newSalt, asking)
+    }
 
     /// The vault key from a TPM slot: each TPM slot in turn until one opens, those without
     /// a PIN first (a slot made by another TPM is passed over); the PIN is asked when a slot
@@ -153,7 +155,7 @@ package struct TPM2SlotKind: SlotKind {
     /// when its TPM answers and the key opens the slot; nil for any other slot.
     package var opener: PassphraseChange.SlotOpener {
         let device = device
-        return { slot, vaultSalt in
+        return { (slot, vaultSalt, _, _) throws(LommeError) in
             guard slot.kind == .tpm2, let parameters = TPM2Slot(parameters: slot.parameters), !parameters.withPIN else { return nil }
             let object = TPMSealedObject(publicArea: parameters.publicArea, privateArea: parameters.privateArea, primaryName: parameters.primaryName)
             guard let kek = try? device.unseal(object, auth: nil, pcrs: parameters.pcrs),

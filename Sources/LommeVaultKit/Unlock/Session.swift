@@ -25,6 +25,8 @@ package struct OpenedVault: Sendable {
     /// That session's hard deadline and idle timeout; nil when a slot opened the vault.
     package var sessionDeadline: UInt64? = nil
     package var sessionIdle: UInt32? = nil
+    /// The kind of slot that opened that session (nil: not known).
+    package var sessionOpenedBy: VaultSlot.Kind? = nil
 }
 
 /// "Get me the vault key": the unlocked session in the kernel keyring first, else a
@@ -56,37 +58,47 @@ package enum Session {
         keyPrefix + vaultID(salt: salt)
     }
 
+    /// What the keyring holds for a session: the vault key, its hard deadline, its idle
+    /// timeout, and the kind of slot that opened it (format 2; a format 1 session, 45
+    /// bytes, of an earlier lomme-vault, is read with that kind unknown).
     package struct Payload {
         var master: SecureBytes
         package var deadline: UInt64
         package var idle: UInt32
+        package var openedBy: VaultSlot.Kind?
 
-        static let length = 45
+        static let length = 46
+        static let format1Length = 45
 
         package func encoded() -> SecureBytes {
             let out = SecureBytes(count: Payload.length)
             out.withUnsafeMutableBytes { buffer in
-                buffer[0] = 1
+                buffer[0] = 2
                 master.withUnsafeBytes { buffer.baseAddress!.advanced(by: 1).copyMemory(from: $0.baseAddress!, byteCount: 32) }
                 withUnsafeBytes(of: deadline.littleEndian) { buffer.baseAddress!.advanced(by: 33).copyMemory(from: $0.baseAddress!, byteCount: 8) }
                 withUnsafeBytes(of: idle.littleEndian) { buffer.baseAddress!.advanced(by: 41).copyMemory(from: $0.baseAddress!, byteCount: 4) }
+                buffer[45] = openedBy?.rawValue ?? 0
             }
             return out
         }
 
-        init(master: SecureBytes, deadline: UInt64, idle: UInt32) {
+        package init(master: SecureBytes, deadline: UInt64, idle: UInt32, openedBy: VaultSlot.Kind? = nil) {
             self.master = master
             self.deadline = deadline
             self.idle = idle
+            self.openedBy = openedBy
         }
 
         package init?(_ bytes: SecureBytes) {
-            guard bytes.count == Payload.length, bytes.withUnsafeBytes({ $0[0] }) == 1 else { return nil }
+            let format = bytes.count > 0 ? bytes.withUnsafeBytes { $0[0] } : 0
+            guard (format == 1 && bytes.count == Payload.format1Length) || (format == 2 && bytes.count == Payload.length) else { return nil }
             master = bytes.slice(1..<33)
             (deadline, idle) = bytes.withUnsafeBytes { raw in
                 (raw[33..<41].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
                  raw[41..<45].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             }
+            let kind = format == 2 ? bytes.withUnsafeBytes { $0[45] } : 0
+            openedBy = kind == 0 ? nil : VaultSlot.Kind(rawValue: kind)
         }
     }
 
@@ -95,6 +107,8 @@ package enum Session {
         package var idle: UInt32
         package var deadline: UInt64
         package var kernelTimeout: String?
+        /// The kind of slot that opened the session (nil: not known).
+        package var openedBy: VaultSlot.Kind? = nil
     }
 
     static func now() -> UInt64 { UInt64(time(nil)) }
@@ -121,7 +135,8 @@ package enum Session {
         if refresh {
             Keyring.setTimeout(id, UInt32(min(UInt64(payload.idle), payload.deadline - current)))
         }
-        return (payload.master, State(idle: payload.idle, deadline: payload.deadline, kernelTimeout: Keyring.timeoutText(id)))
+        return (payload.master, State(idle: payload.idle, deadline: payload.deadline, kernelTimeout: Keyring.timeoutText(id),
+                                      openedBy: payload.openedBy))
     }
 
     /// Reads and opens the vault: keyring first, then a passphrase.
@@ -131,7 +146,7 @@ package enum Session {
         if useKeyring, let (master, state) = fromKeyring(context, sealed) {
             let plaintext = try VaultFormat.open(sealed, master: master)
             return OpenedVault(store: store, sealed: sealed, master: master, contents: try VaultContents(plaintext: plaintext),
-                               fromKeyring: true, sessionDeadline: state.deadline, sessionIdle: state.idle)
+                               fromKeyring: true, sessionDeadline: state.deadline, sessionIdle: state.idle, sessionOpenedBy: state.openedBy)
         }
         let master = try deriveWithPassphrase(context, sealed, options)
         let plaintext = try VaultFormat.open(sealed, master: master)
@@ -178,15 +193,17 @@ package enum Session {
     /// Keeps `master` in the keyring for `idle` seconds of non-use, until `deadline` at the
     /// latest. Only a caller that has just proven the passphrase passes nil, which sets a
     /// new deadline 12 h from now; a caller holding a key from a live session passes that
-    /// session's deadline, so using the session never pushes its end back.
+    /// session's deadline, so using the session never pushes its end back. `openedBy` is
+    /// the kind of slot that opened it (`passwd` asks no current passphrase only of a
+    /// session a kind that `standsForPassphrase` opened).
     /// Returns the deadline kept.
     @discardableResult
     package static func store(_ keyring: Keyring, _ sealed: VaultFormat.Sealed, master: SecureBytes, idle: UInt32,
-                             deadline existing: UInt64?) throws(Keyring.Unavailable) -> UInt64 {
+                             deadline existing: UInt64?, openedBy: VaultSlot.Kind? = nil) throws(Keyring.Unavailable) -> UInt64 {
         let current = now()
         let deadline = min(existing ?? UInt64.max, current + UInt64(hardLimit))
         guard deadline > current else { throw Keyring.Unavailable(reason: "the session has just ended") }
-        let payload = Payload(master: master, deadline: deadline, idle: idle).encoded()
+        let payload = Payload(master: master, deadline: deadline, idle: idle, openedBy: openedBy).encoded()
         _ = try keyring.add(keyDescription(salt: sealed.salt), payload: payload,
                             timeout: UInt32(min(UInt64(idle), deadline - current)))
         return deadline

@@ -84,6 +84,7 @@ package enum VaultActions {
                                       fromKeyring: opened.fromKeyring)
             written.sessionDeadline = opened.sessionDeadline
             written.sessionIdle = opened.sessionIdle
+            written.sessionOpenedBy = opened.sessionOpenedBy
             return written
         }
     }
@@ -121,6 +122,6 @@ package enum VaultActions {
     static func keepSession(_ opened: OpenedVault, bytes: [UInt8], key: SecureBytes) {
         guard opened.fromKeyring, let deadline = opened.sessionDeadline, let idle = opened.sessionIdle,
               let sealed = try? VaultFormat.parse(bytes) else { return }
-        _ = try? Session.store(Keyring(), sealed, master: key, idle: idle, deadline: deadline)
+        _ = try? Session.store(Keyring(), sealed, master: key, idle: idle, deadline: deadline, openedBy: opened.sessionOpenedBy)
     }
 }

@@ -154,27 +154,38 @@ package struct VaultStore: Sendable {
     package enum Backup: Sendable {
         /// The current vault becomes the `.bak` (every ordinary write).
         case previous
-        /// The new vault becomes the `.bak` too, before it replaces the vault (`passwd`:
-        /// no file under the old passphrase stays behind).
+        /// The new vault becomes the `.bak` too, before it replaces the vault: chosen by
+        /// `write` itself for a write that removes a key, so that no file under the removed
+        /// key stays behind (`passwd`, `unenroll`, a new recovery kit).
         case same
         /// The `.bak` stays as it is: a write that changes nothing it would restore (a
         /// slot's "last unlock" time), so it does not push the last real change out of it.
         case keep
     }
 
-    /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak`
-    /// (or, with `.same`, the new one). Call inside `withWriteLock`. `key` is the vault key
+    /// The `.bak` a write of `bytes` leaves: the one asked for, unless the write removes a
+    /// key that opens the current file (`VaultFormat.Sealed.keepsEveryKey`): then the new
+    /// file, whatever was asked. The one rule every slot change follows.
+    func backup(writing bytes: [UInt8], asked: Backup) -> Backup {
+        guard let current = try? VaultFormat.parse(try read()), let new = try? VaultFormat.parse(bytes) else { return asked }
+        return new.keepsEveryKey(of: current) ? asked : .same
+    }
+
+    /// Replaces the vault with `bytes` atomically, keeping the current one as `.bak` (or the
+    /// new one when the write removes a key, or none new with `.keep`: `backup(writing:asked:)`).
+    /// Call inside `withWriteLock`. `key` is the vault key
     /// `bytes` are sealed under: the new file is read back from the disk before it is
     /// renamed over the old one, and refused unless it parses, its key check holds with
     /// `key` and its body opens, so a bad write (a bug, a short write the disk did not
     /// report) never replaces a good vault.
-    package func write(_ bytes: [UInt8], key: SecureBytes, backup: Backup = .previous) throws(LommeError) {
+    package func write(_ bytes: [UInt8], key: SecureBytes, backup asked: Backup = .previous) throws(LommeError) {
         // Larger than any vault lomme-vault reads (VaultFormat.parse): said as what it is, not
         // found later as a new file that does not read back.
         guard bytes.count <= VaultFormat.maximumFileLength else {
             throw LommeError.failure("the vault would grow to \(bytes.count / 1024) KiB, more than the 1 MiB a vault may hold, so nothing was written (the old vault is unchanged); make room first: remove a large extra field (`lomme-vault set FIELD` with a shorter value), or children (`lomme-vault child remove NAME`)")
         }
         try makeDirectory()
+        let backup = self.backup(writing: bytes, asked: asked)
         var unreadable = false
         do {
             try AtomicFile.replace(path, with: bytes, mode: 0o600) { (temp, suffix) throws(AtomicFile.Failure) in
