@@ -1,22 +1,26 @@
 import Foundation
 
 /// A loopback relay between a TCTI and a swtpm (as `BusRecorder`) that answers some TPM
-/// commands itself with an error instead of passing them on: a TPM that answers everything
-/// but the questions a test wants unanswered. It listens on P and P + 1 (swtpm's command
-/// and control ports) and forwards to the swtpm's `port` and `port + 1`; on the command
-/// port it reads whole commands (header: tag, size, command code; big-endian) and answers
-/// one that `refuse` picks with TPM_RC_FAILURE.
+/// commands itself instead of passing them on: a TPM that answers everything but the
+/// questions a test wants unanswered, or answered otherwise. It listens on P and P + 1
+/// (swtpm's command and control ports) and forwards to the swtpm's `port` and `port + 1`;
+/// on the command port it reads whole commands (header: tag, size, command code;
+/// big-endian) and answers one that `refuse` picks with TPM_RC_FAILURE, or one that
+/// `answer` has a response for with that response.
 package final class TPMCommandFilter: @unchecked Sendable {
     package let port: UInt16
     private let listeners: [Int32]
-    private let refuse: @Sendable ([UInt8]) -> Bool
+    private let answer: @Sendable ([UInt8]) -> [UInt8]?
     private let lock = NSLock()
     private var refusedCount = 0
 
     package var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
 
-    /// How many commands were answered with the error.
+    /// How many commands were answered here (with the error, or `answer`'s response).
     package var refused: Int { lock.withLock { refusedCount } }
+
+    /// TPM_RC_FAILURE, as a response with no sessions.
+    static let failure: [UInt8] = [0x80, 0x01, 0, 0, 0, 10, 0, 0, 0x01, 0x01]
 
     /// TPM2_GetCapability(TPM_CAP_TPM_PROPERTIES) from TPM_PT_PERMANENT (0x200): the
     /// question whether the lockout authorization is set (TPMA_PERMANENT's lockoutAuthSet).
@@ -24,11 +28,27 @@ package final class TPMCommandFilter: @unchecked Sendable {
         command.count >= 18 && TPMCommandFilter.u32(command, 6) == 0x17A && TPMCommandFilter.u32(command, 10) == 6 && TPMCommandFilter.u32(command, 14) == 0x200
     }
 
-    package init(forwardingTo target: UInt16, refuse: @escaping @Sendable ([UInt8]) -> Bool) throws {
+    /// The answer to TPM2_GetCapability(TPM_CAP_TPM_PROPERTIES) from TPM_PT_PERMANENT of a
+    /// TPM that does not have that property: success, and the next one it has
+    /// (TPM_PT_STARTUP_CLEAR, 0x201) with every bit set. The question whether the lockout
+    /// authorization is set gets no answer, and a reader that took the first value for
+    /// it would read the lockoutAuthSet bit set.
+    package static let permanentPropertiesSkipped: @Sendable ([UInt8]) -> [UInt8]? = { command in
+        guard permanentProperties(command) else { return nil }
+        let body: [UInt8] = [0, 0, 0, 0] + [1] + [0, 0, 0, 6] + [0, 0, 0, 1] + [0, 0, 0x02, 0x01] + [0xFF, 0xFF, 0xFF, 0xFF]
+        let size = UInt32(6 + body.count)
+        return [0x80, 0x01] + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + body
+    }
+
+    package convenience init(forwardingTo target: UInt16, refuse: @escaping @Sendable ([UInt8]) -> Bool) throws {
+        try self.init(forwardingTo: target, answer: { refuse($0) ? TPMCommandFilter.failure : nil })
+    }
+
+    package init(forwardingTo target: UInt16, answer: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws {
         guard let pair = Loopback.listenPair() else { throw SoftwareTPMError("no two free consecutive loopback ports") }
         port = pair[0].port
         listeners = pair.map(\.fd)
-        self.refuse = refuse
+        self.answer = answer
         Thread.detachNewThread { [self] in accepting(listeners[0], forwardTo: target, filtering: true) }
         Thread.detachNewThread { [self] in accepting(listeners[1], forwardTo: target + 1, filtering: false) }
     }
@@ -71,16 +91,15 @@ package final class TPMCommandFilter: @unchecked Sendable {
         }
     }
 
-    /// Commands one at a time: passed on, or answered here (tag TPM_ST_NO_SESSIONS, size
-    /// 10, TPM_RC_FAILURE) when `refuse` picks them.
+    /// Commands one at a time: passed on, or answered here when `answer` has a response.
     private func commands(from client: Int32, to server: Int32) {
         while let header = Self.receive(client, 10) {
             let size = Int(Self.u32(header, 2))
             guard size >= 10, let body = Self.receive(client, size - 10) else { break }
             let command = header + body
-            if refuse(command) {
+            if let response = answer(command) {
                 lock.withLock { refusedCount += 1 }
-                Self.send([0x80, 0x01, 0, 0, 0, 10, 0, 0, 0x01, 0x01], to: client)
+                Self.send(response, to: client)
             } else {
                 Self.send(command, to: server)
             }
