@@ -120,8 +120,8 @@ final class CameraPreview {
     /// `Hardening.disableCrashReporter`, which prints nothing).
     static let restoring = [SIGTERM, SIGHUP, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
 
-    /// Ctrl-C: the terminal restored, exit 130 (the shell's code for SIGINT, which the spec
-    /// names). The others (`restoring`): restored, then the signal's default.
+    /// Ctrl-C: the terminal restored, exit 130 (the shell's code for SIGINT, which
+    /// docs/contract.md names). The others (`restoring`): restored, then the signal's default.
     private static func installHandlers() {
         signal(SIGINT) { _ in
             CameraPreview.restoreFromSignal()

@@ -10,7 +10,7 @@ Hardening.disableCrashReporter()
 // other message; the loader then ends the process with its exit code (2 reading, 1 making).
 lomme_lazy_set_failure_handler(Terminal.libraryFailure)
 
-// Errors of our own carry the spec's exit code and one line of text; ArgumentParser's own
+// Errors of our own carry their exit code and one line of text; ArgumentParser's own
 // (exit 64 for usage) are put in the same shape (ParserErrorLine).
 var arguments = Array(CommandLine.arguments.dropFirst())
 do {

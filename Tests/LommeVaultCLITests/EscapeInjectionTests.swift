@@ -101,7 +101,7 @@ struct EscapeInjectionTests {
         #expect(tty.screen.contains("EXIT=0") && tty.screen.contains("ready"))
     }
 
-    /// Every bidi control and invisible format character the README promises to escape,
+    /// Every bidi control and invisible format character docs/contract.md ("Untrusted text") promises to escape,
     /// listed here independently of `TerminalText` (a list shared with the code under test
     /// could lose one on both sides and still pass): each reaches the terminal as `\uXXXX`
     /// (`\UXXXXXXXX` above U+FFFF), never raw, in `scan`'s output of a code holding it.

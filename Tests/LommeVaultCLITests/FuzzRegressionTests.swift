@@ -6,7 +6,7 @@ import Testing
 /// Every input of the fuzz seed corpora (fuzz/corpus/TARGET) and every crash input the
 /// fuzzers ever found (fixtures/fuzz/TARGET, kept as regression fixtures) goes through the
 /// built binary the way a user would hand it in: pictures to `scan`, payloads to
-/// `import --stdin`, vault files to `get`. Each ends with an exit code of the spec, by
+/// `import --stdin`, vault files to `get`. Each ends with an exit code of docs/commands.md, by
 /// itself, within the timeout.
 @Suite("Fuzz corpora through the binary")
 struct FuzzRegressionTests {
@@ -101,7 +101,7 @@ struct FuzzRegressionTests {
     }
 
     /// Sealed codes (the text after the target's mode byte 0) into a vault they were not
-    /// sealed to, and device keys to `issue --to`: refusals with the spec's exit codes.
+    /// sealed to, and device keys to `issue --to`: refusals with their exit codes.
     @Test func sealedCodesAndDeviceKeys() throws {
         let box = CLI.Sandbox()
         let child = try SealedFlowTests.Device("child", in: box)

@@ -4,7 +4,7 @@ import LommeTestSupport
 import Testing
 
 /// Every kind of bad input the tool can meet, through the built binary. Each
-/// case must end with the spec's exit code and one line on stderr, by itself (no signal)
+/// case must end with its exit code (docs/commands.md) and one line on stderr, by itself (no signal)
 /// and within the timeout (a hang is killed and fails).
 @Suite("Hostile input table")
 struct HostileInputTests {

@@ -3,7 +3,7 @@ import LommeCore
 import LommeTestSupport
 import Testing
 
-/// The household's commands on bad input (each one line, the spec's exit code, the vault
+/// The household's commands on bad input (each one line, its exit code, the vault
 /// unchanged) and on a real terminal (tmux): `child add` asks to compare the fingerprint,
 /// `set clientSecret` asks twice without echo, `issue --all` shows one code after another.
 @Suite("The household: bad input and the terminal")

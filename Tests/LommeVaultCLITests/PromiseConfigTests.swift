@@ -2,7 +2,7 @@ import Foundation
 import LommeCore
 import Testing
 
-/// SPEC "The configuration": the field rules through the built binary, and the check
+/// docs/contract.md, "The configuration": the field rules through the built binary, and the check
 /// digits against numbers with a non-zero digit in every weighted position.
 @Suite("Promises: config rules")
 struct PromiseConfigTests {

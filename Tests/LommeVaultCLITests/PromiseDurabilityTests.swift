@@ -2,7 +2,7 @@ import Foundation
 import LommeTestSupport
 import Testing
 
-/// SPEC "Every write: temp file in the same directory, fsync, rename, fsync the directory",
+/// docs/contract.md, "Files": every write is a temp file in the same folder, fsynced, renamed, the folder fsynced,
 /// seen in the system calls of the built binary (strace), not inferred from a crash.
 @Suite("Promises: durability")
 struct PromiseDurabilityTests {

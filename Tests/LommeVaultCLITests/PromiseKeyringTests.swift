@@ -3,7 +3,7 @@ import Foundation
 @testable import LommeVaultKit
 import Testing
 
-/// SPEC "Unlocking" and "Tokens": the session key and cached tokens in the kernel keyring,
+/// docs/contract.md, "Unlocking" and "Tokens": the session key and cached tokens in the kernel keyring,
 /// checked from outside (keyctl, /proc/keys) and by planting keys the tool must not use.
 @Suite("Promises: keyring", .serialized)
 struct PromiseKeyringTests {

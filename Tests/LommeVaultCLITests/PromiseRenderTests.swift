@@ -2,7 +2,7 @@ import Foundation
 import LommeQR
 import Testing
 
-/// SPEC "Issue output": the quiet zone, the module size and the colours, measured on what
+/// docs/contract.md, "Issue output": the quiet zone, the module size and the colours, measured on what
 /// the tool writes (the PNG decoded by ImageMagick, not by lomme-vault's own decoder).
 @Suite("Promises: drawing")
 struct PromiseRenderTests {

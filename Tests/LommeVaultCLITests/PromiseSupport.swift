@@ -4,7 +4,7 @@ import LommeTestSupport
 import Testing
 
 /// A sandbox with a vault holding `Sample.configA`, made through the built binary, for the
-/// promise tests: each of them asserts one promise of SPEC.md directly.
+/// promise tests: each of them asserts one promise of docs/contract.md directly.
 struct PromiseVault {
     static let passphrase = "promise test passphrase 16"
     let box = CLI.Sandbox()

@@ -3,7 +3,7 @@ import LommeCore
 import LommeTestSupport
 import Testing
 
-/// SPEC "The vault file", asserted on the file's bytes and modes.
+/// docs/contract.md, "Files", asserted on the file's bytes and modes.
 @Suite("Promises: the vault file")
 struct PromiseVaultFileTests {
     /// Version 2 offsets (FORMAT.md): the vault salt and the body nonce are fixed; the key

@@ -105,7 +105,7 @@ struct StartupTests {
     }
 
     /// The library is hidden in a private mount namespace (an empty file bound over it),
-    /// as on a machine without the package: one line naming the package, the SPEC's code.
+    /// as on a machine without the package: one line naming the package, its exit code.
     @Test(arguments: [("libzbar.so.0", 2), ("libqrencode.so.4", 1), ("libcairo.so.2", 1)])
     func aMissingLibraryIsOneLineNamingThePackage(soname: String, code: Int32) throws {
         let box = CLI.Sandbox()

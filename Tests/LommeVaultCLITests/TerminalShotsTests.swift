@@ -2,7 +2,7 @@ import Foundation
 import LommeTestSupport
 import Testing
 
-/// SPEC "Issue output": the drawing reads with any decoder in a real terminal, whatever its
+/// docs/contract.md, "Issue output": the drawing reads with any decoder in a real terminal, whatever its
 /// theme and font size. bench/terminal-shots runs `issue` (a plain code at level H and a
 /// sealed one) in xterm under Xvfb, with DejaVu Sans Mono at 8 and 12 pt on a dark and a
 /// light theme, screenshots it, and decodes each shot with zbarimg, ZXingReader and `scan`:

@@ -5,7 +5,7 @@ import LommeScan
 import LommeTestSupport
 import Testing
 
-/// SPEC "Issue output": a code larger than the terminal is never printed wrapped; `issue`
+/// docs/contract.md, "Issue output": a code larger than the terminal is never printed wrapped; `issue`
 /// says what size it needs and draws once the window has grown. No escapes to a pipe.
 @Suite("QR code and the terminal's size (tmux)")
 struct TerminalSizeTests {

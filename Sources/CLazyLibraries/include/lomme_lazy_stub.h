@@ -2,7 +2,7 @@
 #define LOMME_LAZY_STUB_H
 #include "lomme_lazy.h"
 
-/// Exit codes when the library is missing (SPEC): 2 while a picture is read or scanned,
+/// Exit codes when the library is missing (docs/commands.md): 2 while a picture is read or scanned,
 /// 1 while a QR code or a picture is made.
 #define READING 2
 #define MAKING 1

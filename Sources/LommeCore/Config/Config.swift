@@ -59,7 +59,7 @@ package struct Config: Sendable, Equatable {
 // MARK: - Reading
 
 extension Config {
-    /// Builds a config from a JSON object, accepting the aliases the spec names
+    /// Builds a config from a JSON object, accepting the aliases docs/contract.md names
     /// (`secret`, `cardAccountNr`) and spaces or dots in the numbers, then validates it.
     /// - Parameter checksums: false skips only the mod-11 rules (`--no-check`).
     package init(json: JSON, checksums: Bool = true) throws(LommeError) {
@@ -119,7 +119,7 @@ extension Config {
 // MARK: - Rules
 
 extension Config {
-    /// The spec's field rules. Each failure names the field and the rule.
+    /// The field rules (docs/contract.md, "The configuration"). Each failure names the field and the rule.
     package func validate(checksums: Bool = true) throws(LommeError) {
         try Config.check(clientId: clientId)
         try Config.check(clientSecret: clientSecret)

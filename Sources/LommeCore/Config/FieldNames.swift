@@ -2,7 +2,7 @@
 /// must not become new fields (`set ClientSecret`, `set clientSecert`), and which fields
 /// hold a secret. Every command that takes a field name asks here.
 package enum FieldNames {
-    /// The aliases a config may use (SPEC: `secret` for clientSecret, `cardAccountNr` for accountNr).
+    /// The aliases a config may use (docs/contract.md: `secret` for clientSecret, `cardAccountNr` for accountNr).
     static let aliases = ["secret": "clientSecret", "cardAccountNr": "accountNr"]
 
     /// The known field `name` is, in any case (aliases too), as it is written.

@@ -1,10 +1,10 @@
-/// Every failure the tool reports: one line for the user, the exit code the spec gives it,
+/// Every failure the tool reports: one line for the user, the exit code it is given,
 /// and what went wrong by name (`Reason`), which code and tests match — the message is for
 /// people and may be reworded.
 ///
 /// Messages say what went wrong and what to do; they never contain a secret.
 package struct LommeError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The spec's exit codes (SPEC.md, "Exit codes").
+    /// The exit codes (docs/commands.md, "Exit codes").
     package enum Code: Int32, Sendable, CaseIterable {
         case failure = 1
         case unreadableImage = 2

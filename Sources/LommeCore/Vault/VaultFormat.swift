@@ -46,8 +46,8 @@ package enum VaultFormat {
         /// True when every key that opens `old` opens this file too: the same vault id
         /// (salt) and each of `old`'s slots here unchanged (its last-use time aside). A
         /// write for which this is false removes a key (`passwd`, `unenroll`, a new
-        /// recovery kit): no file left in the folder may still open with it (SPEC, "The
-        /// vault file"; VaultStore.write keeps no `.bak` of the old file then).
+        /// recovery kit): no file left in the folder may still open with it (docs/contract.md,
+        /// "Unlocking"; VaultStore.write keeps no `.bak` of the old file then).
         package func keepsEveryKey(of old: Sealed) -> Bool {
             salt == old.salt && old.slots.allSatisfy { slot in
                 slots.contains { $0.kindByte == slot.kindByte && $0.id == slot.id && $0.created == slot.created && $0.body == slot.body }
