@@ -2,7 +2,7 @@
 package enum Payload: Sendable {
     /// A plain config (the original app's JSON). `problem` is set when a rule fails.
     case plain(Config, problem: LommeError?)
-    /// A sealed envelope (`LV2:…`); opening it needs the receiving device's key.
+    /// A sealed envelope (`LV3:…`; `LV2:…` still read); opening it needs the receiving device's key.
     case sealed(Envelope?, problem: LommeError?)
     /// A device's receiving key (`lvk1…`, what `lomme-vault key` shows), for `issue --to`.
     case receivingKey(ReceivingKey?, problem: LommeError?)

@@ -1,7 +1,7 @@
 /// A passphrase slot's parameters: KDF id (1 = Argon2id13), opslimit (u32), memlimit
 /// (u64), salt (16). Its key-encryption key is Argon2id(passphrase, salt, limits) — the
 /// same derivation as a version 1 vault's master key, which is how a v1 vault becomes a
-/// v2 one without asking for the passphrase (VaultUpgrade).
+/// v2 one without asking for the passphrase (`VaultSealing.reseal` in LommeVaultKit).
 package struct PassphraseSlot: Sendable, Equatable {
     package var limits: KDFLimits
     package var salt: [UInt8]

@@ -1,7 +1,7 @@
 /// Version 1 vault files, read only (docs/FORMAT.md, "Version 1"): a 96-byte header —
 /// magic, version 1, KDF id, flags, opslimit (u32), memlimit (u64), salt (16), nonce (24),
 /// key check (32) — then the body, sealed under Argon2id(passphrase) itself. Upgraded to
-/// version 2 at the next write (VaultUpgrade in LommeVaultKit).
+/// version 2 at the next write (`VaultSealing.reseal` in LommeVaultKit).
 enum VaultFormatV1 {
     static let checkedLength = 64
     static let headerLength = 96
