@@ -43,19 +43,20 @@ struct Passwd: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let new = try newSource()
-        let kit: [SlotOption: SlotValue] = recovery.given ? [.recovery: .recoveryKey(try recovery.source())] : [:]
+        let kit: [SlotOption: any Sendable] = recovery.given ? [.recovery: try recovery.source()] : [:]
         let result = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new, forceRotation: rotate,
                                                                  SlotRequest(options: kit, noPrompt: vault.noPrompt))
         let what = result.rotated ? "Changed the passphrase and the file key of" : "Changed the passphrase of"
         Terminal.info("\(what) \(context.store.path).\(result.endedSession ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
-        for slot in result.removed {
-            let info = SlotService.Info.of(slot)
-            let again = SlotKinds.of(slot.kind).map { "; enroll it again with `\($0.enrollAgain(slot.parameters))`" } ?? ""
+        let slots = SlotService(context)
+        for removed in result.removed {
+            let info = slots.info(removed)
+            let again = info.enrollAgain.map { "; enroll it again with `\($0)`" } ?? ""
             Terminal.info("Removed slot \(info.id) (\(info.kind), \(info.details)): it could not take the new key without a question\(again).")
         }
         if !result.kept.isEmpty {
-            let slots = result.kept.map { "\($0.id) (\(SlotService.Info.of($0).kind))" }.joined(separator: ", ")
-            Terminal.info("The file key stays, so slot\(result.kept.count == 1 ? "" : "s") \(slots) keep\(result.kept.count == 1 ? "s" : "") working; after a suspected leak run `lomme-vault passwd --rotate`, which makes a new one and removes \(result.kept.count == 1 ? "it" : "them").")
+            let kept = result.kept.map { "\($0.id) (\(slots.info($0).kind))" }.joined(separator: ", ")
+            Terminal.info("The file key stays, so slot\(result.kept.count == 1 ? "" : "s") \(kept) keep\(result.kept.count == 1 ? "s" : "") working; after a suspected leak run `lomme-vault passwd --rotate`, which makes a new one and removes \(result.kept.count == 1 ? "it" : "them").")
         }
     }
 }

@@ -13,15 +13,15 @@ struct Unlock: ParsableCommand {
             slot without PIN, keeps a live session's end (and starts a session only when none is live). Every process of the same user can then `get` without a prompt. `lock` ends it at once. \
             Where the kernel refuses the keyring (some containers), or with LOMME_VAULT_KEYRING=off, \
             unlock fails (exit 1) and every command asks for the passphrase instead.
-            """ + " " + SlotKinds.all.map(SlotKindHelp.unlock).joined(separator: " ")
+            """ + " " + SlotKinds.builtIn.all.map(\.help.unlock).joined(separator: " ")
             + " Exit 3: no terminal to ask on and no passphrase (or PIN, or recovery key) given; 4: wrong passphrase, wrong TPM PIN, a key file or recovery key that does not open the vault; 1: a TPM in lockout (unlock with the passphrase), no TPM, a PCR changed, no recovery slot, or no keyring; 2: a --recovery-image photo with no QR code; 5: the vault is damaged; 6: no vault; 7: a --recovery-image photo whose code is not a kit; 64: a recovery key with a typo (its group named)."
     )
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp("Lock after this long without use: 90s, 10m, 2h (at most 12h).", valueName: "duration"))
     var timeout = DurationText.format(UInt64(Session.defaultIdle))
     @Option(name: .customLong("with"), help: ArgumentHelp("Unlock with this kind of key slot.", valueName: "kind"))
-    var with = SlotKindName(argument: PassphraseSlotKind.name)!
-    @Argument(help: ArgumentHelp("What --with's kind takes: " + SlotKinds.all.compactMap { kind in kind.argument.map { "\(kind.name) \($0)" } }.joined(separator: ", ") + ".",
+    var with = SlotKindName(.passphrase)
+    @Argument(help: ArgumentHelp("What --with's kind takes: " + SlotKinds.builtIn.all.compactMap { kind in kind.argument.map { "\(kind.name) \($0)" } }.joined(separator: ", ") + ".",
                                  valueName: "argument"))
     var argument: String?
     @OptionGroup var pin: PINOptions
@@ -29,17 +29,17 @@ struct Unlock: ParsableCommand {
     @OptionGroup var vault: VaultOptions
 
     /// The kind-specific options given (`validate` checked they are the kind's).
-    func slotOptions() throws -> [SlotOption: SlotValue] {
-        var options: [SlotOption: SlotValue] = [:]
-        if pin.given || with.kind.options.contains(.pin) { options[.pin] = .secret(pin.source) }
-        if recovery.given { options[.recovery] = .recoveryKey(try recovery.source()) }
+    func slotOptions() throws -> [SlotOption: any Sendable] {
+        var options: [SlotOption: any Sendable] = [:]
+        if pin.given { options[.pin] = pin.source }
+        if recovery.given { options[.recovery] = try recovery.source() }
         return options
     }
 
     func validate() throws {
-        var given: [SlotOption: String] = [:]
-        if pin.given { given[.pin] = "--pin-fd and --pin-file" }
-        if recovery.given { given[.recovery] = "--recovery-file and --recovery-image" }
+        var given: [(option: SlotOption, words: String)] = []
+        if pin.given { given.append((.pin, "--pin-fd and --pin-file")) }
+        if recovery.given { given.append((.recovery, "--recovery-file and --recovery-image")) }
         try SlotKindName.check(with.kind, argument: argument, given: given, command: "unlock --with")
         _ = try DurationOption.seconds(timeout, option: "--timeout", atMost: Session.hardLimit)
     }
@@ -47,17 +47,13 @@ struct Unlock: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let idle = DurationText.parse(timeout)!
-        let service = UnlockService(context)
-        let unlocked = with.kind == PassphraseSlotKind.self
-            ? try service.unlock(idle: idle, vault.unlockOptions)
-            : try service.unlock(with: with.kind, idle: idle, SlotRequest(argument: argument, options: try slotOptions(), noPrompt: vault.noPrompt))
+        let request = SlotRequest(argument: argument, options: try slotOptions(), noPrompt: vault.noPrompt)
+        let unlocked = try UnlockService(context).unlock(with: with.kind, idle: idle, request, passphrase: vault.unlockOptions)
         let now = UInt64(time(nil))
         let left = DurationText.rough(unlocked.deadline > now ? unlocked.deadline - now : 0)
         let latest = unlocked.keptLiveSession ? "in \(left) at the latest (the session's end is not moved; `lock`, then `unlock` with the passphrase or a TPM PIN, starts a new 12h)" : "in 12h at the latest"
         Terminal.info("Unlocked \(context.store.path): locks after \(DurationText.format(UInt64(idle))) without use, and \(latest). `lomme-vault lock` locks it now.")
-        if with.kind == RecoverySlotKind.self {
-            Terminal.info("Opened with the recovery kit. If the passphrase is forgotten, set a new one now: `lomme-vault passwd` (after a recovery unlock it asks no old passphrase).")
-        }
+        if let said = with.kind.help.unlocked { Terminal.info(said) }
         if let warning = unlocked.warning { Terminal.error(warning) }
     }
 }

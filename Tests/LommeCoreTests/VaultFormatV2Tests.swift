@@ -20,13 +20,16 @@ struct VaultFormatV2Tests {
                  publicArea: Array("PUBLIC-AREA".utf8), privateArea: Array("PRIVATE-AREA".utf8))
     }
 
+    /// The TPM 2.0 slot's kind byte (its kind's file in LommeVaultKit names it; docs/FORMAT.md).
+    let tpmKind = VaultSlot.Kind(rawValue: 2)
+
     @Test func vectorSealsToTheExactBytes() throws {
         let passKEK = SecureBytes(copying: hexFixtureV2("passphrase-kek.hex"))
         let passphraseSlot = PassphraseSlot(limits: .minimum, salt: Array(0x40..<0x50))
         #expect(try passphraseSlot.kek(passphrase).bytes == passKEK.bytes)
         let first = VaultSlot.wrap(fileKey, kind: .passphrase, id: 0, created: 1_738_324_800, parameters: passphraseSlot.parameters,
                                    kek: passKEK, vaultSalt: vaultSalt, nonce: Array(0x50..<0x68))
-        var second = VaultSlot.wrap(fileKey, kind: .tpm2, id: 1, created: 1_738_324_801, parameters: tpmParameters.parameters,
+        var second = VaultSlot.wrap(fileKey, kind: tpmKind, id: 1, created: 1_738_324_801, parameters: tpmParameters.parameters,
                                     kek: tpmKEK, vaultSalt: vaultSalt, nonce: Array(0x68..<0x80))
         second.lastUsed = 1_738_411_200
         let layout = VaultLayout(salt: vaultSalt, publicKeys: VaultPublicKeys(receiving: Array(0x80..<0xA0), issuer: Array(0xC0..<0xE0)),
@@ -40,7 +43,7 @@ struct VaultFormatV2Tests {
         let sealed = try VaultFormat.parse(fixtureV2("vault"))
         #expect(sealed.version == 2 && sealed.salt == vaultSalt && sealed.nonce == Array(0x10..<0x28))
         #expect(sealed.publicKeys == VaultPublicKeys(receiving: Array(0x80..<0xA0), issuer: Array(0xC0..<0xE0)))
-        #expect(sealed.slots.map(\.id) == [0, 1] && sealed.slots.map(\.kind) == [.passphrase, .tpm2])
+        #expect(sealed.slots.map(\.id) == [0, 1] && sealed.slots.map(\.kind) == [.passphrase, tpmKind])
         #expect(sealed.slots.map(\.created) == [1_738_324_800, 1_738_324_801] && sealed.slots.map(\.lastUsed) == [0, 1_738_411_200])
         let opened = try #require(try VaultFormat.key(sealed, passphrase: passphrase))
         #expect(opened.key.bytes == fileKey.bytes && opened.slot == 0)

@@ -36,13 +36,13 @@ struct RecoveryServiceTests {
         #expect(!plaintext.contains(Array(key.text.utf8)) && !plaintext.contains(Array(key.text.replacingOccurrences(of: "-", with: "").utf8)))
         // unlock --with recovery: the slot opens it, with the key from a file as printed.
         let file = box.file("kit.txt", "  " + key.text.replacingOccurrences(of: "-", with: " - ") + "\n")
-        let unlocked = try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlotKind.self, idle: 60,
-                                                                                    SlotRequest(options: [.recovery: .recoveryKey(.file(file))], noPrompt: true))
+        let unlocked = try UnlockService(box.context(ScriptedInteraction())).unlock(with: .recovery, idle: 60,
+                                                                                    SlotRequest(options: [.recovery: RecoveryKeySource.file(file)], noPrompt: true))
         #expect(unlocked.deadline > 0)
         _ = try? UnlockService(box.context(ScriptedInteraction())).lock()
         let wrong = #expect(throws: LommeError.self) {
-            try UnlockService(box.context(ScriptedInteraction())).unlock(with: RecoverySlotKind.self, idle: 60,
-                                                                         SlotRequest(options: [.recovery: .recoveryKey(.file(box.file("other", RecoveryKey.generate().text)))], noPrompt: true))
+            try UnlockService(box.context(ScriptedInteraction())).unlock(with: .recovery, idle: 60,
+                                                                         SlotRequest(options: [.recovery: RecoveryKeySource.file(box.file("other", RecoveryKey.generate().text))], noPrompt: true))
         }
         #expect(wrong?.code == .wrongPassphrase)
     }
@@ -84,10 +84,11 @@ struct RecoveryServiceTests {
         #expect(contents.household.root == kit.root && kit.root.vouch.names(issuer))
         // The new key opens the vault; the old one no longer does (its slot was replaced).
         let sealed = try VaultFormat.parse(try VaultStore(path: box.vault).read())
-        #expect(sealed.slots.filter { $0.kind == RecoverySlotKind.kind }.count == 1)
-        #expect(try RecoverySlotKind.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(options: [.recovery: .recoveryKey(.photo(text: kit.key.qrText, path: "k"))])).slot > 0)
+        #expect(sealed.slots.filter { $0.kind == SlotKind.recovery.byte }.count == 1)
+        let context = box.context(ScriptedInteraction())
+        #expect(try SlotKind.recovery.open(context, sealed, SlotRequest(options: [.recovery: RecoveryKeySource.photo(text: kit.key.qrText, path: "k")])).slot > 0)
         #expect(throws: LommeError.self) {
-            try RecoverySlotKind.self.init(box.context(ScriptedInteraction())).open(sealed, SlotRequest(options: [.recovery: .recoveryKey(.photo(text: old.qrText, path: "k"))]))
+            try SlotKind.recovery.open(context, sealed, SlotRequest(options: [.recovery: RecoveryKeySource.photo(text: old.qrText, path: "k")]))
         }
     }
 
@@ -116,7 +117,7 @@ struct RecoveryServiceTests {
         #expect(again?.code == .failure && again?.reason == .vaultExists)
         // The kit opens the new laptop's vault too.
         let sealed = try VaultFormat.parse(try VaultStore(path: laptop.vault).read())
-        #expect(try RecoverySlotKind.open(sealed, key: key, path: laptop.vault).slot > 0)
+        #expect(try SlotKind.recovery.open(laptop.context(ScriptedInteraction()), sealed, SlotRequest(options: [.recovery: key])).slot > 0)
     }
 
     /// `passwd --rotate` on a terminal asks for the recovery key (after saying why) before the
@@ -129,7 +130,7 @@ struct RecoveryServiceTests {
         #expect(result.rotated && result.removed.isEmpty)
         #expect(asked.notices.contains { $0.contains("recovery slot takes it too") })
         let sealed = try VaultFormat.parse(try VaultStore(path: box.vault).read())
-        let opened = try RecoverySlotKind.open(sealed, key: key, path: box.vault)
+        let opened = try SlotKind.recovery.open(box.context(ScriptedInteraction()), sealed, SlotRequest(options: [.recovery: key]))
         #expect(try VaultFormat.open(sealed, master: opened.key).count > 0)
     }
 

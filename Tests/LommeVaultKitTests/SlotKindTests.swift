@@ -5,21 +5,25 @@ import LommeTestSupport
 import Testing
 
 /// The slot kinds through the library: one registry with unique names and kind bytes, and
-/// each kind's round trip (make a key-encryption key, wrap the file key, open it again)
-/// with real files and real crypto.
+/// each kind's round trip (make a key-encryption key, wrap the file key, open it again) with
+/// real files and real crypto.
 @Suite("Slot kinds")
 struct SlotKindTests {
     @Test func theRegistryHasUniqueNamesAndBytesAndFindsEach() {
-        let names = SlotKinds.all.map { $0.name }
-        let bytes = SlotKinds.all.map { $0.kind.rawValue }
+        let kinds = SlotKinds.builtIn
+        let names = kinds.all.map(\.name)
+        let bytes = kinds.all.map(\.byte.rawValue)
         #expect(Set(names).count == names.count && Set(bytes).count == bytes.count, "\(names) \(bytes)")
-        #expect(names == ["passphrase", "tpm2", "keyfile", "recovery"])
-        for kind in SlotKinds.all {
-            #expect(SlotKinds.named(kind.name)?.kind == kind.kind)
-            #expect(SlotKinds.of(kind.kind)?.name == kind.name)
+        #expect(names == ["passphrase", "tpm2", "keyfile", "recovery"] && bytes == [1, 2, 3, 4])
+        for kind in kinds.all {
+            #expect(kinds.named(kind.name)?.byte == kind.byte)
+            #expect(kinds.of(kind.byte)?.name == kind.name)
         }
-        #expect(SlotKinds.named("fido2") == nil && SlotKinds.of(VaultSlot.Kind(rawValue: 99)) == nil)
-        #expect(SlotKinds.enrollableNames == ["tpm2", "keyfile"])
+        #expect(kinds.named("fido2") == nil && kinds.of(VaultSlot.Kind(rawValue: 99)) == nil)
+        #expect(kinds.enrollableNames == ["tpm2", "keyfile"])
+        #expect(kinds.all.filter(\.standsForPassphrase).map(\.name) == ["recovery"])
+        // Only a TPM slot (without PIN) and the recovery slot (with the kit) can take a new file key.
+        #expect(kinds.all.filter { $0.rewrap != nil }.map(\.name) == ["tpm2", "recovery"])
     }
 
     @Test func aKeyFileRoundTripsAndIsBoundToItsVault() throws {
@@ -27,14 +31,14 @@ struct SlotKindTests {
         let pw = try UnlockServiceTests.vault(box)
         let context = box.context(ScriptedInteraction(canAsk: false))
         let path = box.path + "/vault.key"
-        let enrolled = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
+        let enrolled = try SlotService(context).enroll(.keyFile, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
         #expect(enrolled.id == 1 && enrolled.summary.hasPrefix("keyfile "))
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_size == 32 && info.st_mode & 0o777 == 0o400)
         let sealed = try VaultFormat.parse(try context.store.read())
-        let opened = try KeyFileSlotKind(context).open(sealed, SlotRequest(argument: path))
+        let opened = try SlotKind.keyFile.open(context, sealed, SlotRequest(argument: path))
         #expect(opened.slot == 1 && (try? VaultFormat.open(sealed, master: opened.key)) != nil)
-        #expect(SlotService.Info.of(sealed.slot(id: 1)!).details == "key file")
+        #expect(SlotService(context).info(sealed.slot(id: 1)!).details == "key file")
         // One file gives another key-encryption key in another vault, or another slot.
         let file = SecureBytes.random(count: 32)
         let salt = Sodium.randomBytes(16), otherSalt = Sodium.randomBytes(16)
@@ -45,27 +49,23 @@ struct SlotKindTests {
         // A second key file of the same vault does not open the first one's slot.
         let second = box.path + "/second.key"
         #expect(throws: LommeError.self) {
-            _ = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
+            _ = try SlotService(context).enroll(.keyFile, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
         }
-        _ = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: second))
+        _ = try SlotService(context).enroll(.keyFile, UnlockOptions(source: .file(pw)), SlotRequest(argument: second))
         let both = try VaultFormat.parse(try context.store.read())
-        #expect(try KeyFileSlotKind(context).open(both, SlotRequest(argument: second)).slot == 2)
-        #expect(try KeyFileSlotKind(context).open(both, SlotRequest(argument: path)).slot == 1)
+        #expect(try SlotKind.keyFile.open(context, both, SlotRequest(argument: second)).slot == 2)
+        #expect(try SlotKind.keyFile.open(context, both, SlotRequest(argument: path)).slot == 1)
     }
 
-    @Test func thePassphraseKindCannotBeEnrolledAndNothingReWrapsWithoutAQuestionButATPMWithoutPIN() throws {
+    @Test func thePassphraseKindCannotBeEnrolledAndAKeyFileSlotIsKeptByPasswd() throws {
         let box = ServiceBox()
         let pw = try UnlockServiceTests.vault(box)
         let context = box.context(ScriptedInteraction(canAsk: false))
         #expect(throws: LommeError.self) {
-            _ = try SlotService(context).enroll(PassphraseSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest())
+            _ = try SlotService(context).enroll(.passphrase, UnlockOptions(source: .file(pw)), SlotRequest())
         }
-        let path = box.path + "/k.key"
-        _ = try SlotService(context).enroll(KeyFileSlotKind.self, UnlockOptions(source: .file(pw)), SlotRequest(argument: path))
-        let sealed = try VaultFormat.parse(try context.store.read())
-        for asking in [false, true] {
-            #expect(try KeyFileSlotKind(context).rewrapKEK(sealed.slots[1], from: sealed.salt, to: sealed.salt, SlotRequest(), asking: asking) == nil)
-            #expect(try PassphraseSlotKind(context).rewrapKEK(sealed.slots[0], from: sealed.salt, to: sealed.salt, SlotRequest(), asking: asking) == nil)
-        }
+        _ = try SlotService(context).enroll(.keyFile, UnlockOptions(source: .file(pw)), SlotRequest(argument: box.path + "/k.key"))
+        let changed = try UnlockService(context).changePassphrase(old: UnlockOptions(source: .file(pw)), new: .file(box.file("new", "another passphrase 2026")))
+        #expect(!changed.rotated && changed.kept.map(\.id) == [1])
     }
 }

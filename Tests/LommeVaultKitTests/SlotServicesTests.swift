@@ -3,7 +3,7 @@ import LommeTestSupport
 import LommeVaultKit
 import Testing
 
-/// SlotService and TPM2SlotKind through the library: scripted answers, real files,
+/// SlotService and the `tpm2` kind through the library: scripted answers, real files,
 /// a real (software) TPM.
 @Suite("Slot services")
 struct SlotServicesTests {
@@ -12,14 +12,16 @@ struct SlotServicesTests {
         let pw = try UnlockServiceTests.vault(box)
         let tpm = try SoftwareTPM()
         let asked = ScriptedInteraction([.secret("123"), .secret("246810"), .secret("246810")])
-        let enrolled = try TPM2SlotKind(box.context(asked, tpm: tpm.tcti)).enroll(UnlockOptions(source: .file(pw)), pin: .terminal, pcrs: [])
-        #expect(enrolled.id == 1 && enrolled.parameters.withPIN && enrolled.lockout?.maxTries == 3)
+        let enrolled = try SlotService(box.context(asked, tpm: tpm.tcti)).enroll(.tpm2, UnlockOptions(source: .file(pw)),
+                                                                                 SlotRequest(options: [.pin: PassphraseSource.terminal]))
+        #expect(enrolled.id == 1 && TPM2Slot(parameters: enrolled.parameters)?.withPIN == true)
+        #expect(enrolled.notes.contains { $0.hasPrefix("The TPM locks out after 3 wrong PINs") }, "\(enrolled.notes)")
         #expect(asked.questions == ["New TPM PIN: ", "New TPM PIN: ", "Repeat it: "])
         #expect(asked.notices.count == 1 && asked.notices[0].contains("too short"), "\(asked.notices)")
         // The slot opens with that PIN, asked once.
         let sealed = try VaultFormat.parse(try box.context(ScriptedInteraction()).store.read())
         let unlocking = ScriptedInteraction([.secret("246810")])
-        let opened = try TPM2SlotKind(box.context(unlocking, tpm: tpm.tcti)).key(sealed, pin: .terminal, noPrompt: false)
+        let opened = try SlotKind.tpm2.open(box.context(unlocking, tpm: tpm.tcti), sealed, SlotRequest())
         #expect(opened.slot == 1)
         #expect(try VaultFormat.open(sealed, master: opened.key).count > 0)
         #expect(unlocking.questions.count == 1 && unlocking.questions[0].hasPrefix("TPM PIN for "))
@@ -29,11 +31,11 @@ struct SlotServicesTests {
         let box = ServiceBox()
         let pw = try UnlockServiceTests.vault(box)
         let tpm = try SoftwareTPM()
-        _ = try TPM2SlotKind(box.context(ScriptedInteraction(), tpm: tpm.tcti))
-            .enroll(UnlockOptions(source: .file(pw)), pin: .file(box.file("pin", "135790\n")), pcrs: [])
+        _ = try SlotService(box.context(ScriptedInteraction(), tpm: tpm.tcti))
+            .enroll(.tpm2, UnlockOptions(source: .file(pw)), SlotRequest(options: [.pin: PassphraseSource.file(box.file("pin", "135790\n"))]))
         let sealed = try VaultFormat.parse(try box.context(ScriptedInteraction()).store.read())
         let asked = ScriptedInteraction([.secret("0000"), .secret("135790")])
-        _ = try TPM2SlotKind(box.context(asked, tpm: tpm.tcti)).key(sealed, pin: .terminal, noPrompt: false)
+        _ = try SlotKind.tpm2.open(box.context(asked, tpm: tpm.tcti), sealed, SlotRequest())
         #expect(asked.notices == ["lomme-vault: wrong PIN; 2 tries left before the TPM locks out"], "\(asked.notices)")
     }
 

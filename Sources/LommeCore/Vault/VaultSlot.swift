@@ -7,22 +7,16 @@
 /// Record: kind (1), id (1), created (u64), last used (u64, 0 = never), body length (u16),
 /// body. `lastUsed` is outside every MAC: informational only (docs/FORMAT.md).
 package struct VaultSlot: Sendable, Equatable {
-    /// A slot's kind, as the file's kind byte holds it. Each kind of slot names its own
-    /// (LommeVaultKit's `SlotKind` types); a byte this version does not know is kept.
+    /// A slot's kind, as the file's kind byte holds it. Each kind of slot names its own in
+    /// its file (LommeVaultKit's `Slots/NAME.swift`; docs/FORMAT.md, "Key slots"); a byte
+    /// this version does not know is kept.
     package struct Kind: RawRepresentable, Hashable, Sendable {
         package var rawValue: UInt8
         package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-        // Every kind byte this version knows, here only (docs/FORMAT.md, "Key slots"); each
-        // kind's type in LommeVaultKit's `SlotKinds.all` names one of them.
-        /// Argon2id of a passphrase (PassphraseSlot).
+        /// Argon2id of a passphrase (PassphraseSlot): the one kind the format itself knows,
+        /// since every vault has such a slot (VaultLayout).
         package static let passphrase = Kind(rawValue: VaultSlot.passphraseKindByte)
-        /// Sealed to a TPM 2.0 (TPM2Slot).
-        package static let tpm2 = Kind(rawValue: 2)
-        /// A key file's 32 bytes.
-        package static let keyFile = Kind(rawValue: 3)
-        /// The household's recovery key (the recovery kit).
-        package static let recovery = Kind(rawValue: 4)
     }
 
     /// A passphrase slot's kind byte, as the file holds it.

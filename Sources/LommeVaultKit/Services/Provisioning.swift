@@ -56,7 +56,7 @@ package struct Provisioning {
             // The household key and its first vouch, for this machine's issuer.
             contents.household.root = try RecoveryService.root(recovery, issuers: [identity.signing.publicKey], after: nil)
         }
-        let made = try VaultActions.create(context, contents: contents, source: source, recovery: recovery)
+        let made = try VaultActions.create(context, contents: contents, source: source, slots: recovery.map { [SlotKind.recoveryKit($0)] } ?? [])
         return (identity, made.limits, made.seconds)
     }
 }

@@ -77,10 +77,12 @@ package struct RecoveryService {
     /// one) and the household key, in one write.
     package func store(_ kit: Kit) throws(LommeError) {
         guard let opened = kit.opened, let identity = kit.identity else { throw LommeError.failure("this kit is for a new vault") }
+        let (kind, request) = SlotKind.recoveryKit(kit.key)
+        let context = context
         try VaultActions.update(opened, slots: { (slots: inout [VaultSlot], salt: [UInt8], fileKey: SecureBytes) throws(LommeError) in
-            slots.removeAll { $0.kind == RecoverySlotKind.kind }
+            slots.removeAll { $0.kind == kind.byte }
             let id = VaultLayout(salt: salt, publicKeys: VaultPublicKeys(), slots: slots).nextSlotID
-            slots.append(RecoverySlotKind.slot(kit.key, fileKey: fileKey, id: id, vaultSalt: salt))
+            slots.append(try kind.slot(context, request, fileKey: fileKey, id: id, vaultSalt: salt))
         }) { (contents: inout VaultContents) throws(LommeError) in
             guard contents.household.root == kit.previous, contents.identity == nil || contents.identity == identity else {
                 throw LommeError.failure("the household's recovery kit or this machine's keys were changed meanwhile; nothing was written, run it again (and destroy the kit just made)")
@@ -99,10 +101,11 @@ package struct RecoveryService {
         guard store.exists else { throw LommeError(.notFound, "there is no vault at \(store.path)") }
         let sealed = try VaultFormat.parse(try store.read())
         let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
-        let slotted = sealed.version == VaultFormat.version2 && sealed.slots.contains { $0.kind == RecoverySlotKind.kind }
+        let (kind, request) = SlotKind.recoveryKit(key)
+        let slotted = sealed.version == VaultFormat.version2 && sealed.slots.contains { $0.kind == kind.byte }
         let contents: VaultContents
         if slotted {
-            let (fileKey, _) = try RecoverySlotKind.open(sealed, key: key, path: store.path)
+            let (fileKey, _) = try kind.open(context, sealed, request)
             contents = try VaultContents(plaintext: VaultFormat.open(sealed, master: fileKey))
         } else {
             contents = try open().contents

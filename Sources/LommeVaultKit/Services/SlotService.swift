@@ -16,19 +16,41 @@ package struct SlotService {
         package var kind: String
         package var created: UInt64?
         package var lastUsed: UInt64?
-        /// Passphrase: the KDF and its limits; tpm2: PIN or not, the PCRs.
+        /// What the kind says of its parameters (`SlotFacts.details`).
         package var details: String
         package var readable: Bool
+        /// The command that makes such a slot again; nil for a slot no kind here reads.
+        package var enrollAgain: String? = nil
     }
 
     /// The slots of the vault, or for a version 1 file its one passphrase (in the header).
     package func list() throws(LommeError) -> (version: UInt8, slots: [Info]) {
         let sealed = try VaultFormat.parse(try context.store.read())
         if sealed.version == VaultFormat.version1 {
-            return (sealed.version, [Info(id: 0, kind: "passphrase", created: nil, lastUsed: nil,
+            return (sealed.version, [Info(id: 0, kind: SlotKind.passphrase.name, created: nil, lastUsed: nil,
                                           details: "\(sealed.v1Limits!) (format version 1; becomes a slot at the next write)", readable: true)])
         }
-        return (sealed.version, sealed.slots.map(Info.of))
+        return (sealed.version, sealed.slots.map(info))
+    }
+
+    /// One slot as `slots` shows it, read by its kind.
+    package func info(_ slot: VaultSlot) -> Info {
+        var info = Info(id: slot.id, kind: "unknown kind \(slot.kindByte)", created: slot.created,
+                        lastUsed: slot.lastUsed == 0 ? nil : slot.lastUsed, details: "", readable: true)
+        guard let kind = SlotKinds.builtIn.of(slot.kind) else {
+            info.details = "made by a newer lomme-vault; kept as it is"
+            info.readable = false
+            return info
+        }
+        info.kind = kind.name
+        if let facts = kind.facts(slot.parameters) {
+            info.details = facts.details
+            info.enrollAgain = facts.enrollAgain
+        } else {
+            info.details = "damaged"
+            info.readable = false
+        }
+        return info
     }
 
     package struct Enrolled: Sendable {
@@ -42,17 +64,18 @@ package struct SlotService {
     /// `enroll KIND`: proves the vault key (an unlocked session or the passphrase), lets the
     /// kind make a key-encryption key (asking what it must), and adds the slot under the
     /// lowest free id. A version 1 vault becomes version 2 first.
-    package func enroll(_ kind: any SlotKind.Type, _ options: UnlockOptions, _ request: SlotRequest) throws(LommeError) -> Enrolled {
+    package func enroll(_ kind: SlotKind, _ options: UnlockOptions, _ request: SlotRequest) throws(LommeError) -> Enrolled {
         guard kind.enrollable else {
-            throw LommeError.usage("lomme-vault can enroll \(SlotKinds.list(SlotKinds.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
+            throw LommeError.usage("lomme-vault can enroll \(SlotKinds.list(SlotKinds.builtIn.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
         }
-        // What the kind can tell before anything is asked (no TPM, a key file that exists).
-        try kind.init(context).check(request)
+        // What the kind can tell before anything is asked (no TPM, a key file that exists),
+        // then the vault key.
+        let make = try kind.make(context, request)
         let opened = try Session.open(context, options)
         if opened.sealed.slots.count >= VaultFormat.maximumSlots {
             throw LommeError.failure("this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
         }
-        let made = try kind.init(context).make(vaultSalt: opened.sealed.salt, request)
+        let made = try make(opened.sealed.salt)
         let store = context.store
         let id: UInt8
         do {
@@ -69,8 +92,7 @@ package struct SlotService {
                     throw LommeError.failure("the vault's key was changed while this command ran; nothing was written, run it again")
                 }
                 let id = VaultLayout(current).nextSlotID
-                let slot = VaultSlot.wrap(key, kind: kind.kind, id: id, created: VaultSealing.now(), parameters: made.parameters,
-                                          kek: made.kek, vaultSalt: current.salt)
+                let slot = kind.wrap(key, made, id: id, vaultSalt: current.salt)
                 try store.write(VaultFormat.replacingSlots(current, with: current.slots + [slot]), key: key)
                 return id
             }
@@ -82,14 +104,14 @@ package struct SlotService {
     }
 
     /// Which slot `unenroll` means: its id, or a kind that exactly one slot has.
-    static func resolve(_ text: String, in slots: [VaultSlot]) throws(LommeError) -> VaultSlot {
+    func resolve(_ text: String, in slots: [VaultSlot]) throws(LommeError) -> VaultSlot {
         if let id = UInt8(text) {
             guard let slot = slots.first(where: { $0.id == id }) else {
                 throw LommeError(.notFound, "this vault has no slot \(id); `lomme-vault slots` lists them")
             }
             return slot
         }
-        let matching = slots.filter { SlotKinds.of($0.kind)?.name == text }
+        let matching = slots.filter { SlotKinds.builtIn.of($0.kind)?.name == text }
         switch matching.count {
         case 1: return matching[0]
         case 0: throw LommeError(.notFound, "this vault has no \(text) slot; `lomme-vault slots` lists them")
@@ -108,36 +130,19 @@ package struct SlotService {
             guard current.version == VaultFormat.version2 else {
                 throw LommeError.failure("this vault (format version 1) has only its passphrase, which stays; nothing was removed")
             }
-            let slot = try Self.resolve(text, in: current.slots)
+            let slot = try resolve(text, in: current.slots)
             let remaining = current.slots.filter { $0.id != slot.id }
-            guard remaining.contains(where: { $0.kind == PassphraseSlotKind.kind }) else {
+            guard remaining.contains(where: { $0.kind == SlotKind.passphrase.byte }) else {
                 throw LommeError.failure("slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
             }
             // The write removes a key, so the .bak becomes the new file too (VaultStore.write).
             try store.write(VaultFormat.replacingSlots(current, with: remaining), key: opened.master)
-            return Info.of(slot)
+            return info(slot)
         }
     }
 }
 
 extension SlotService.Info {
-    package static func of(_ slot: VaultSlot) -> SlotService.Info {
-        var info = SlotService.Info(id: slot.id, kind: SlotKinds.of(slot.kind)?.name ?? "unknown kind \(slot.kindByte)", created: slot.created,
-                        lastUsed: slot.lastUsed == 0 ? nil : slot.lastUsed, details: "", readable: true)
-        if let kind = SlotKinds.of(slot.kind) {
-            if let details = kind.describe(slot.parameters) {
-                info.details = details
-            } else {
-                info.details = "damaged"
-                info.readable = false
-            }
-        } else {
-            info.details = "made by a newer lomme-vault; kept as it is"
-            info.readable = false
-        }
-        return info
-    }
-
     /// As `slots --json` and `status --json` give it.
     package var json: JSON {
         var members = [JSON.Member("id", .number(String(id))), JSON.Member("kind", .string(kind)), JSON.Member("details", .string(details))]

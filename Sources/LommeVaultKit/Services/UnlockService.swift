@@ -29,7 +29,7 @@ package struct UnlockService {
         let master: SecureBytes
         var liveDeadline: UInt64? = nil
         var slot: UInt8? = nil
-        var openedBy: VaultSlot.Kind? = PassphraseSlotKind.kind
+        var openedBy: VaultSlot.Kind? = SlotKind.passphrase.byte
         if options.source == .terminal, let (key, state) = Session.fromKeyring(context, sealed) {
             master = key
             liveDeadline = state.deadline
@@ -46,14 +46,15 @@ package struct UnlockService {
     /// 12 h deadline, as a passphrase proven now does; one that opens for any program (a
     /// key file, a TPM slot without PIN) keeps a live session's deadline, so a script
     /// cannot keep the vault unlocked for ever, and starts a new session only when none is
-    /// live. The passphrase kind goes through `unlock(idle:_:)`.
-    package func unlock(with kind: any SlotKind.Type, idle: UInt32, _ request: SlotRequest) throws(LommeError) -> Unlocked {
+    /// live. The passphrase kind goes through `unlock(idle:_:)`, with `options`.
+    package func unlock(with kind: SlotKind, idle: UInt32, _ request: SlotRequest, passphrase options: UnlockOptions = UnlockOptions()) throws(LommeError) -> Unlocked {
+        if kind.byte == SlotKind.passphrase.byte { return try unlock(idle: idle, options) }
         let sealed = try VaultFormat.parse(try context.store.read())
-        let (key, slot) = try kind.init(context).open(sealed, request)
+        let (key, slot) = try kind.open(context, sealed, request)
         _ = try VaultFormat.open(sealed, master: key)  // a damaged header or body is exit 5 now
-        let person = sealed.slots.first { $0.id == slot }.map { kind.provesAPerson($0.parameters) } ?? false
+        let person = sealed.slots.first { $0.id == slot }.flatMap { kind.facts($0.parameters)?.provesAPerson } ?? false
         let live = person ? nil : Session.fromKeyring(context, sealed)?.state.deadline
-        return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: live, openedBy: kind.kind)
+        return try keep(sealed, master: key, slot: slot, idle: idle, liveDeadline: live, openedBy: kind.byte)
     }
 
     /// Puts `master` in the keyring and notes when `slot` was last used.
@@ -113,7 +114,7 @@ package struct UnlockService {
                                   _ request: SlotRequest = SlotRequest()) throws(LommeError) -> PassphraseChange.Result {
         let context = context
         return try PassphraseChange.run(context, old: old, new: new, forceRotation: forceRotation) { (slot, oldSalt, newSalt, asking) throws(LommeError) in
-            try SlotKinds.of(slot.kind)?.init(context).rewrapKEK(slot, from: oldSalt, to: newSalt, request, asking: asking)
+            try SlotKinds.builtIn.of(slot.kind)?.rewrap?(context, request, slot, oldSalt, newSalt, asking)
         }
     }
 }

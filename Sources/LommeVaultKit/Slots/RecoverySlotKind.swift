@@ -1,73 +1,100 @@
 import LommeCore
 
-/// The recovery-key slot, the `recovery` kind: the household's recovery key (printed on the
-/// recovery kit) opens the vault when the passphrase is forgotten, as systemd-cryptenroll's
-/// recovery keys open a disk. Made by `init --parent`, `recovery kit` and `init --parent
-/// --restore`, never by `enroll`: a vault has at most one, and a new kit replaces it.
-///
-/// Parameters: a salt (16). Key-encryption key: `RecoveryKey.slotKEK` (keyed BLAKE2b of a
-/// domain, the vault's salt and the slot's salt under the key's 136 bits; docs/FORMAT.md).
-package struct RecoverySlotKind: SlotKind {
-    package static let kind = VaultSlot.Kind.recovery
-    package static let name = "recovery"
-    package static let argument: String? = nil
-    package static let options: Set<SlotOption> = [.recovery]
-    package static let enrollable = false
+extension SlotKind {
+    /// The recovery-key slot, the `recovery` kind: the household's recovery key (printed on
+    /// the recovery kit) opens the vault when the passphrase is forgotten, as
+    /// systemd-cryptenroll's recovery keys open a disk, and a session it opened stands for
+    /// the passphrase at `passwd`. Made by `init --parent`, `recovery kit` and `init --parent
+    /// --restore` (RecoveryService, with the key itself in the request), never by `enroll`:
+    /// a vault has at most one, and a new kit replaces it.
+    ///
+    /// Kind byte 4. Parameters: a salt (16). Key-encryption key: `RecoveryKey.slotKEK` (keyed
+    /// BLAKE2b of a domain, the vault's salt and the slot's salt under the key's 136 bits;
+    /// docs/FORMAT.md).
+    package static let recovery = SlotKind(
+        name: "recovery", byte: VaultSlot.Kind(rawValue: 4), options: [.recovery], enrollable: false, standsForPassphrase: true,
+        help: Help(
+            unlock: "--with recovery reads the household's recovery key (the terminal, --recovery-file PATH or --recovery-image PHOTO of the kit); then `lomme-vault passwd` sets a new passphrase.",
+            unlocked: "Opened with the recovery kit. If the passphrase is forgotten, set a new one now: `lomme-vault passwd` (after a recovery unlock it asks no old passphrase)."),
+        facts: { parameters in
+            // The recovery key is the household's paper secret, as strong as the passphrase it
+            // stands in for: it starts a new 12 h session, as the passphrase does.
+            parameters.count == RecoverySlotKind.saltLength
+                ? SlotFacts(details: "recovery key (the recovery kit)", provesAPerson: true, enrollAgain: "lomme-vault recovery kit") : nil
+        },
+        make: { context, request throws(LommeError) in try RecoverySlotKind(context).make(request) },
+        open: { context, sealed, request throws(LommeError) in try RecoverySlotKind(context).open(sealed, request) },
+        rewrap: { context, request, slot, oldSalt, newSalt, asking throws(LommeError) in
+            try RecoverySlotKind(context).rewrap(slot, from: oldSalt, to: newSalt, request, asking: asking)
+        })
+}
 
+extension SlotKind {
+    /// The recovery kit's slot of `key`: the kind, and the request that makes or opens such
+    /// a slot with the key itself (nothing is asked). The recovery kit's flows
+    /// (RecoveryService, a new vault's first write) reach the slot through it alone.
+    package static func recoveryKit(_ key: RecoveryKey) -> (kind: SlotKind, request: SlotRequest) {
+        (.recovery, SlotRequest(options: [.recovery: key], noPrompt: true))
+    }
+}
+
+extension SlotOption {
+    /// `--recovery-file`, `--recovery-image`: where the recovery key comes from (a
+    /// `RecoveryKeySource`), or the key itself (a `RecoveryKey`: the recovery kit's flows).
+    package static let recovery = SlotOption("recovery")
+}
+
+/// The `recovery` kind's option in a request.
+extension SlotRequest {
+    /// Where the recovery key comes from (`--recovery-file`, `--recovery-image`); nil: the terminal.
+    var recovery: RecoveryKeySource? { options[.recovery] as? RecoveryKeySource }
+    /// The recovery key itself, when the recovery kit's flows give it.
+    var recoveryKey: RecoveryKey? { options[.recovery] as? RecoveryKey }
+}
+
+/// What the `recovery` kind does.
+struct RecoverySlotKind {
     static let saltLength = 16
 
-    package static func describe(_ parameters: [UInt8]) -> String? {
-        parameters.count == saltLength ? "recovery key (the recovery kit)" : nil
-    }
-
-    package static func enrollAgain(_ parameters: [UInt8]) -> String { "lomme-vault recovery kit" }
-
-    /// The recovery key is the household's paper secret, as strong as the passphrase it
-    /// stands in for: it starts a new 12 h session, as the passphrase does.
-    package static func provesAPerson(_ parameters: [UInt8]) -> Bool { true }
-
     let context: VaultContext
-    package init(_ context: VaultContext) { self.context = context }
 
-    /// The slot of `key` for the vault of `vaultSalt`, with id `id`.
-    static func slot(_ key: RecoveryKey, fileKey: SecureBytes, id: UInt8, vaultSalt: [UInt8]) -> VaultSlot {
-        let salt = Sodium.randomBytes(saltLength)
-        return VaultSlot.wrap(fileKey, kind: kind, id: id, created: VaultSealing.now(), parameters: salt,
-                              kek: key.slotKEK(vaultSalt: vaultSalt, slotSalt: salt), vaultSalt: vaultSalt)
+    init(_ context: VaultContext) { self.context = context }
+
+    /// The key the request gives, or read from its source (the terminal when none is given).
+    func key(_ request: SlotRequest) throws(LommeError) -> RecoveryKey {
+        if let key = request.recoveryKey { return key }
+        return try (request.recovery ?? .terminal).read(context.interaction, noPrompt: request.noPrompt)
     }
 
-    package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
-        throw LommeError.usage("a recovery slot is made with the recovery kit (`lomme-vault init --parent`, `lomme-vault recovery kit`), not by enroll")
+    /// The kit's slot: the key is had first, the slot made for the vault's salt.
+    func make(_ request: SlotRequest) throws(LommeError) -> SlotKind.Maker {
+        let key = try key(request)
+        return { vaultSalt in
+            let salt = Sodium.randomBytes(Self.saltLength)
+            return SlotEnrollment(parameters: salt, kek: key.slotKEK(vaultSalt: vaultSalt, slotSalt: salt), summary: "recovery key")
+        }
     }
 
-    /// The file key from the recovery slot `key` opens; exit 4 when it opens none.
-    package static func open(_ sealed: VaultFormat.Sealed, key: RecoveryKey, path: String) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
-        let slots = sealed.slots.filter { $0.kind == kind }
+    /// The file key from the recovery slot the key opens; exit 4 when it opens none.
+    func open(_ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
+        let key = try key(request)
+        let slots = sealed.slots.filter { $0.kind == SlotKind.recovery.byte }
         guard !slots.isEmpty else {
             throw LommeError.failure(.recoverySlotMissing, "this vault has no recovery slot (it was made before recovery kits, or `passwd --rotate` removed it); make a kit with `lomme-vault recovery kit`")
         }
-        for slot in slots where slot.parameters.count == saltLength {
+        for slot in slots where slot.parameters.count == Self.saltLength {
             if let fileKey = slot.unwrap(kek: key.slotKEK(vaultSalt: sealed.salt, slotSalt: slot.parameters), vaultSalt: sealed.salt) {
                 return (fileKey, slot.id)
             }
         }
-        throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key does not open \(path): it is another household's, or of a kit a newer one replaced; nothing changed")
+        throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key does not open \(context.store.path): it is another household's, or of a kit a newer one replaced; nothing changed")
     }
-
-    package func open(_ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
-        let key = try (request.recovery ?? .terminal).read(context.interaction, noPrompt: request.noPrompt)
-        return try Self.open(sealed, key: key, path: context.store.path)
-    }
-
-    /// After `unlock --with recovery`, `passwd` sets a new passphrase without the
-    /// forgotten one.
-    package static var standsForPassphrase: Bool { true }
 
     /// Re-wrapping needs the recovery key: given (`--recovery-file`, `--recovery-image`) it
     /// is used; else `passwd` keeps the file key, and `passwd --rotate` asks for it on the
     /// terminal or refuses (no terminal: exit 3, nothing changed). The slot is never
     /// dropped unasked: the sheet in the drawer goes on opening the vault.
-    package func rewrapKEK(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes? {
+    func rewrap(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes? {
         guard slot.parameters.count == Self.saltLength, let source = request.recovery ?? (asking ? .terminal : nil) else { return nil }
         if source == .terminal && !request.noPrompt && context.interaction.canAsk {
             context.interaction.notice("A new file key: the recovery slot takes it too, so that the recovery kit goes on opening the vault.")
@@ -81,14 +108,5 @@ package struct RecoverySlotKind: SlotKind {
             throw LommeError(.wrongPassphrase, .recoveryKeyWrong, "that recovery key does not open \(context.store.path) (another household's, or of a kit a newer one replaced); nothing changed")
         }
         return key.slotKEK(vaultSalt: newSalt, slotSalt: slot.parameters)
-    }
-}
-
-/// The `recovery` kind's option in a request.
-extension SlotRequest {
-    /// Where the recovery key comes from (`--recovery-file`, `--recovery-image`); nil: the terminal.
-    var recovery: RecoveryKeySource? {
-        if case .recoveryKey(let source)? = options[.recovery] { return source }
-        return nil
     }
 }

@@ -1,62 +1,66 @@
 import LommeCore
 import LommeTPM
 
-/// TPM 2.0 slots (docs/vault.md, "Key slots"), the `tpm2` kind: enrolling one, unlocking
-/// with one, and re-wrapping one for a new file key when it opens without a question. The
-/// TPM holds a random key-encryption key in a sealed object under its storage primary key;
-/// with a PIN the object's auth value comes from the PIN (TPM2Slot.authValue), and the
-/// TPM's dictionary-attack lockout limits the guesses (LommeTPM talks to the chip).
-package struct TPM2SlotKind: SlotKind {
-    package static let kind = VaultSlot.Kind.tpm2
-    package static let name = "tpm2"
-    package static let argument: String? = nil
-    package static let options: Set<SlotOption> = [.pin, .pcrs, .force]
-    package static let enrollable = true
+extension SlotKind {
+    /// TPM 2.0 slots (docs/vault.md, "Key slots"), the `tpm2` kind: enrolling one, unlocking
+    /// with one, and re-wrapping one for a new file key when it opens without a question.
+    /// The TPM holds a random key-encryption key in a sealed object under its storage
+    /// primary key; with a PIN the object's auth value comes from the PIN
+    /// (TPM2Slot.authValue), and the TPM's dictionary-attack lockout limits the guesses
+    /// (LommeTPM talks to the chip). Kind byte 2; parameters: `TPM2Slot`.
+    package static let tpm2 = SlotKind(
+        name: "tpm2", byte: VaultSlot.Kind(rawValue: 2), options: [.pin, .pcrs, .force], enrollable: true,
+        help: Help(
+            enroll: """
+            `enroll tpm2` seals a slot to this machine's TPM 2.0 (/dev/tpmrm0, or the TCTI in LOMME_VAULT_TPM). With --pin \
+            (asked twice, or --pin-fd/--pin-file; at least 6 characters) `unlock --with tpm2` asks the PIN and the TPM locks \
+            out after a few wrong ones; a TPM whose lockout authorization is empty lets any local user reset that count, so \
+            enroll refuses it, or a TPM that does not say, unless --force (`tpm2_changeauth -c lockout` sets one). No TPM is \
+            said before anything is asked. Without --pin, the slot opens with no \
+            question on this machine: a stolen copy of the vault file is useless elsewhere, but anyone who can run programs \
+            as you here can open it. --pcrs binds the slot to those PCRs as they are now (as systemd-cryptenroll --tpm2-pcrs).
+            """,
+            unlock: "--with tpm2 asks only the TPM slot's PIN (or none)."),
+        facts: { parameters in
+            // A PIN is typed by a person; a slot without one opens for any program of the user.
+            TPM2Slot(parameters: parameters).map {
+                SlotFacts(details: ($0.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe($0.pcrs), provesAPerson: $0.withPIN,
+                          enrollAgain: "lomme-vault enroll tpm2" + ($0.withPIN ? " --pin" : ""))
+            }
+        },
+        make: { context, request throws(LommeError) in try TPM2SlotKind(context).make(request) },
+        open: { context, sealed, request throws(LommeError) in
+            try TPM2SlotKind(context).key(sealed, pin: request.pin ?? .terminal, noPrompt: request.noPrompt)
+        },
+        rewrap: { context, _, slot, oldSalt, _, _ throws(LommeError) in TPM2SlotKind(context).rewrap(slot, vaultSalt: oldSalt) })
+}
 
-    package static func describe(_ parameters: [UInt8]) -> String? {
-        TPM2Slot(parameters: parameters).map { ($0.withPIN ? "PIN" : "no PIN") + ", " + TPM2Slot.describe($0.pcrs) }
-    }
+extension SlotOption {
+    /// `--pin` (enroll), `--pin-fd`, `--pin-file`: where the PIN comes from (a
+    /// `PassphraseSource`); at `enroll`, given means the slot has a PIN.
+    package static let pin = SlotOption("pin")
+    /// `--pcrs`: the PCRs to bind to (`[Int]`).
+    package static let pcrs = SlotOption("pcrs")
+    /// `--force`: a TPM whose lockout authorization is not known to be set is taken (any value).
+    package static let force = SlotOption("force")
+}
 
-    /// A PIN is typed by a person; a slot without one opens for any program of the user.
-    package static func provesAPerson(_ parameters: [UInt8]) -> Bool {
-        TPM2Slot(parameters: parameters)?.withPIN ?? false
-    }
+/// What the `tpm2` kind does, with the context's TPM.
+struct TPM2SlotKind {
+    let context: VaultContext
 
-    package static func enrollAgain(_ parameters: [UInt8]) -> String {
-        "lomme-vault enroll tpm2" + (TPM2Slot(parameters: parameters)?.withPIN == true ? " --pin" : "")
-    }
-
-    package let context: VaultContext
-
-    package init(_ context: VaultContext) {
+    init(_ context: VaultContext) {
         self.context = context
     }
 
     var device: TPMDevice { TPMDevice(tcti: context.settings.tpm) }
 
-    package struct Enrolled: Sendable {
-        package var id: UInt8
-        package var parameters: TPM2Slot
-        /// The TPM's dictionary-attack limits, when it tells them.
-        package var lockout: TPMLockoutState?
-    }
-
-    /// `enroll tpm2`: proves the vault key (an unlocked session or the passphrase), asks for
-    /// a new PIN when `pin` is given (twice on a terminal), seals a new key-encryption key in
-    /// the TPM and adds the slot (SlotService.enroll). A version 1 vault becomes version 2 first.
-    package func enroll(_ options: UnlockOptions, pin: PassphraseSource?, pcrs: [Int], force: Bool = false) throws(LommeError) -> Enrolled {
-        var given: [SlotOption: SlotValue] = [.pcrs: .numbers(pcrs)]
-        if let pin { given[.pin] = .secret(pin) }
-        if force { given[.force] = .given }
-        let enrolled = try SlotService(context).enroll(Self.self, options, SlotRequest(options: given, noPrompt: options.noPrompt))
-        return Enrolled(id: enrolled.id, parameters: TPM2Slot(parameters: enrolled.parameters)!, lockout: device.lockoutState())
-    }
-
     /// Before anything is asked: a TPM answers (no TPM is said first, not after the
     /// passphrase and a PIN twice), and for a PIN its lockout authorization is known to be
-    /// set, unless --force.
-    package func check(_ request: SlotRequest) throws(LommeError) {
+    /// set, unless --force. Then the slot.
+    func make(_ request: SlotRequest) throws(LommeError) -> SlotKind.Maker {
         _ = try lockoutPolicy(request)
+        return { vaultSalt throws(LommeError) in try make(vaultSalt: vaultSalt, request) }
     }
 
     /// A TPM answers, and for a PIN its lockout authorization is known to be set (unless
@@ -71,8 +75,8 @@ package struct TPM2SlotKind: SlotKind {
         throw LommeError.failure("this TPM did not say whether its lockout authorization is set, and without one any user of this machine can reset its count of wrong PINs and guess a PIN at about 20 a second (docs/tpm.md); if you know the owner set one (`tpm2_changeauth -c lockout`), enroll with --force")
     }
 
-    package func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
-        // Again here, where the slot is made: SlotService.enroll asked it before the passphrase.
+    func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
+        // Again here, where the slot is made: the first step asked it before the passphrase.
         let lockoutAuthorization = try lockoutPolicy(request)
         let pinValue: SecureBytes? = try request.pin.map { source throws(LommeError) in try PIN.new(source, context.interaction) }
         let pinSalt = Sodium.randomBytes(16)
@@ -97,20 +101,12 @@ package struct TPM2SlotKind: SlotKind {
         return SlotEnrollment(parameters: parameters.parameters, kek: kek, summary: "tpm2, \(pinValue != nil ? "PIN" : "no PIN")\(bound)", notes: notes)
     }
 
-    package func open(_ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
-        try key(sealed, pin: request.pin ?? .terminal, noPrompt: request.noPrompt)
-    }
-
-    package func rewrapKEK(_ slot: VaultSlot, from oldSalt: [UInt8], to newSalt: [UInt8], _ request: SlotRequest, asking: Bool) throws(LommeError) -> SecureBytes? {
-        try opener(slot, oldSalt, newSalt, asking)
-    }
-
     /// The vault key from a TPM slot: each TPM slot in turn until one opens, those without
     /// a PIN first (a slot made by another TPM is passed over); the PIN is asked when a slot
     /// needs one (three tries on a terminal while the TPM allows them, one from an fd or file).
-    package func key(_ sealed: VaultFormat.Sealed, pin source: PassphraseSource, noPrompt: Bool) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
+    func key(_ sealed: VaultFormat.Sealed, pin source: PassphraseSource, noPrompt: Bool) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
         let needsPIN = { (slot: VaultSlot) in TPM2Slot(parameters: slot.parameters)?.withPIN ?? true }
-        let slots = sealed.slots.filter { $0.kind == .tpm2 }.sorted { !needsPIN($0) && needsPIN($1) }
+        let slots = sealed.slots.filter { $0.kind == SlotKind.tpm2.byte }.sorted { !needsPIN($0) && needsPIN($1) }
         guard !slots.isEmpty else {
             throw LommeError.failure("this vault has no TPM slot; add one with `lomme-vault enroll tpm2 --pin`, or unlock with the passphrase (`lomme-vault unlock`)")
         }
@@ -151,17 +147,15 @@ package struct TPM2SlotKind: SlotKind {
         throw problem ?? LommeError.failure("no TPM slot opened; unlock with the passphrase (`lomme-vault unlock`)")
     }
 
-    /// For a new file key (`passwd`): the key-encryption key of a TPM slot without PIN,
-    /// when its TPM answers and the key opens the slot; nil for any other slot.
-    package var opener: PassphraseChange.SlotOpener {
-        let device = device
-        return { (slot, vaultSalt, _, _) throws(LommeError) in
-            guard slot.kind == .tpm2, let parameters = TPM2Slot(parameters: slot.parameters), !parameters.withPIN else { return nil }
-            let object = TPMSealedObject(publicArea: parameters.publicArea, privateArea: parameters.privateArea, primaryName: parameters.primaryName)
-            guard let kek = try? device.unseal(object, auth: nil, pcrs: parameters.pcrs),
-                  slot.unwrap(kek: kek, vaultSalt: vaultSalt) != nil else { return nil }
-            return kek
-        }
+    /// For a new file key (`passwd`): the key-encryption key of a TPM slot without PIN (the
+    /// TPM's, whatever the vault's salt), when its TPM answers and the key opens the slot
+    /// of the file of salt `vaultSalt`; nil for a slot with a PIN, asked or not.
+    func rewrap(_ slot: VaultSlot, vaultSalt: [UInt8]) -> SecureBytes? {
+        guard let parameters = TPM2Slot(parameters: slot.parameters), !parameters.withPIN else { return nil }
+        let object = TPMSealedObject(publicArea: parameters.publicArea, privateArea: parameters.privateArea, primaryName: parameters.primaryName)
+        guard let kek = try? device.unseal(object, auth: nil, pcrs: parameters.pcrs),
+              slot.unwrap(kek: kek, vaultSalt: vaultSalt) != nil else { return nil }
+        return kek
     }
 }
 
@@ -204,16 +198,10 @@ package enum PIN {
 /// The `tpm2` kind's options in a request.
 extension SlotRequest {
     /// Where the PIN comes from (`--pin`, `--pin-fd`, `--pin-file`); nil for a slot without one.
-    var pin: PassphraseSource? {
-        if case .secret(let source)? = options[.pin] { return source }
-        return nil
-    }
+    var pin: PassphraseSource? { options[.pin] as? PassphraseSource }
 
     /// The PCRs to bind to (`--pcrs`).
-    var pcrs: [Int] {
-        if case .numbers(let indexes)? = options[.pcrs] { return indexes }
-        return []
-    }
+    var pcrs: [Int] { options[.pcrs] as? [Int] ?? [] }
 
     /// `--force`: a TPM whose lockout authorization is not known to be set is taken.
     var force: Bool { options[.force] != nil }

@@ -33,18 +33,19 @@ package enum PassphraseChange {
     package typealias SlotOpener = (_ slot: VaultSlot, _ oldSalt: [UInt8], _ newSalt: [UInt8], _ asking: Bool) throws(LommeError) -> SecureBytes?
 
     /// The vault key `passwd` changes the passphrase of, and the passphrase slot it replaces:
-    /// a session the recovery key opened (`unlock --with recovery`, the way back from a
-    /// forgotten passphrase) stands for it; else the current passphrase, asked or read, even
-    /// while the vault is unlocked with it, so a program of the user's that finds the vault
-    /// unlocked cannot lock its owner out.
+    /// a session a kind that stands for the passphrase opened (`unlock --with recovery`, the
+    /// way back from a forgotten passphrase) stands for it; else the current passphrase,
+    /// asked or read, even while the vault is unlocked with it, so a program of the user's
+    /// that finds the vault unlocked cannot lock its owner out.
     static func currentKey(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ old: UnlockOptions) throws(LommeError) -> (key: SecureBytes, slot: UInt8?) {
         if old.source == .terminal, let (master, state) = Session.fromKeyring(context, sealed, refresh: false) {
-            if let kind = state.openedBy.flatMap(SlotKinds.of), kind.standsForPassphrase {
+            if let kind = state.openedBy.flatMap(SlotKinds.builtIn.of), kind.standsForPassphrase {
                 context.interaction.notice("The vault was unlocked with the \(kind.name) slot, which stands for the current passphrase: it is not asked.")
-                return (master, sealed.slots.first { $0.kind == PassphraseSlotKind.kind }?.id)
+                return (master, sealed.slots.first { $0.kind == SlotKind.passphrase.byte }?.id)
             }
             if old.noPrompt || !context.interaction.canAsk {
-                throw LommeError(.locked, .passphraseNeeded, "passwd needs the current passphrase even while the vault is unlocked (only a session `lomme-vault unlock --with recovery` opened stands for it); give it with --passphrase-fd or --passphrase-file, or run passwd on a terminal")
+                let standing = SlotKinds.builtIn.all.filter(\.standsForPassphrase).map { "`lomme-vault unlock --with \($0.name)`" }
+                throw LommeError(.locked, .passphraseNeeded, "passwd needs the current passphrase even while the vault is unlocked (only a session \(SlotKinds.list(standing)) opened stands for it); give it with --passphrase-fd or --passphrase-file, or run passwd on a terminal")
             }
         }
         return try Session.passphraseKey(context, sealed, old, prompt: "Current passphrase for \(context.store.path): ")

@@ -14,11 +14,12 @@ package enum VaultActions {
         return try KDF.limitsForNewVault(environment: setting)
     }
 
-    /// Creates a vault holding `contents`, sealed under a new passphrase (and with a
-    /// recovery slot of `recovery`). Refuses to replace an existing vault. Returns the limits used and how long one derivation took.
+    /// Creates a vault holding `contents`, sealed under a new passphrase, and with a slot of
+    /// each of `slots` (a kind and what makes it: the recovery kit's). Refuses to replace an
+    /// existing vault. Returns the limits used and how long one derivation took.
     @discardableResult
     package static func create(_ context: VaultContext, contents: VaultContents, source: PassphraseSource,
-                               recovery: RecoveryKey? = nil) throws(LommeError) -> (limits: KDFLimits, seconds: Double) {
+                               slots: [(kind: SlotKind, request: SlotRequest)] = []) throws(LommeError) -> (limits: KDFLimits, seconds: Double) {
         let store = context.store
         if store.exists {
             throw LommeError.failure("a vault already exists at \(store.path); use `lomme-vault passwd` to change its passphrase, or move it away first")
@@ -30,9 +31,9 @@ package enum VaultActions {
         let seconds = KDF.monotonicSeconds() - start
         let fileKey = SecureBytes.random(count: KDF.keyLength)
         var layout = try VaultSealing.newLayout(fileKey: fileKey, kek: kek, slot: slot, contents: contents)
-        if let recovery {
-            // The recovery slot in the same first write: the kit opens the vault from the start.
-            layout.slots.append(RecoverySlotKind.slot(recovery, fileKey: fileKey, id: layout.nextSlotID, vaultSalt: layout.salt))
+        for (kind, request) in slots {
+            // In the same first write: the recovery kit opens the vault from the start.
+            layout.slots.append(try kind.slot(context, request, fileKey: fileKey, id: layout.nextSlotID, vaultSalt: layout.salt))
         }
         let bytes = VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout)
         try store.withWriteLock { () throws(LommeError) in

@@ -44,7 +44,7 @@ package struct VaultStatus: Sendable {
         guard status.exists else { return status }
         let sealed = try VaultFormat.parse(try store.read())
         status.limits = sealed.v1Limits ?? sealed.slots.lazy.compactMap { PassphraseSlot(parameters: $0.parameters) }.first?.limits
-        status.slots = sealed.version == VaultFormat.version1 ? [] : sealed.slots.map(SlotService.Info.of)
+        status.slots = sealed.version == VaultFormat.version1 ? [] : sealed.slots.map(SlotService(context).info)
         if let keys = sealed.publicKeys {
             // Public, in the header: shown while locked; the key check covers them, so a
             // swapped key makes the next open fail (exit 5).
