@@ -47,7 +47,7 @@ struct Init: ParsableCommand {
         if child && parent { throw ValidationError("give --child or --parent, not both") }
         if (recoveryKit != nil || restore) && !parent { throw ValidationError("\(restore ? "--restore" : "--recovery-kit") goes with --parent") }
         if restore && recoveryKit != nil { throw ValidationError("--restore keeps the household's kit: leave out --recovery-kit") }
-        if recovery.given && !restore { throw ValidationError("--recovery-file and --recovery-image go with --parent --restore") }
+        if recovery.isGiven && !restore { throw ValidationError("--recovery-file and --recovery-image go with --parent --restore") }
         if let recoveryKit, !["pdf", "png", "svg"].contains(where: { recoveryKit.lowercased().hasSuffix("." + $0) }) {
             throw ValidationError("--recovery-kit takes FILE.pdf, FILE.png or FILE.svg")
         }

@@ -31,7 +31,7 @@ struct Passwd: ParsableCommand {
     var newPassphraseFD: Int32?
     @Option(name: .customLong("new-passphrase-file"), help: ArgumentHelp("Read the new passphrase from this file.", valueName: "path"))
     var newPassphraseFile: String?
-    @OptionGroup var recovery: RecoveryKeyOptions
+    @OptionGroup var slot: SlotOptions<RewrappingASlot>
     @OptionGroup var vault: VaultOptions
 
     func validate() throws { _ = try newSource() }
@@ -43,9 +43,8 @@ struct Passwd: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let new = try newSource()
-        let kit: [SlotOption: any Sendable] = recovery.given ? [.recovery: try recovery.source()] : [:]
         let result = try UnlockService(context).changePassphrase(old: vault.unlockOptions, new: new, forceRotation: rotate,
-                                                                 SlotRequest(options: kit, noPrompt: vault.noPrompt))
+                                                                 try slot.request(noPrompt: vault.noPrompt))
         let what = result.rotated ? "Changed the passphrase and the file key of" : "Changed the passphrase of"
         Terminal.info("\(what) \(context.store.path).\(result.endedSession ? " It is locked now; `lomme-vault unlock` unlocks it with the new one." : "")")
         let slots = SlotService(context)

@@ -54,7 +54,7 @@ struct RecoveryCommand: ParsableCommand {
             let context = try vault.prepare()
             let service = RecoveryService(context, vault.unlockOptions)
             // The old kit is asked for only when the household has one.
-            let plan = try service.planKit(old: recovery.given ? try recovery.source() : .terminal)
+            let plan = try service.planKit(old: recovery.isGiven ? try recovery.source() : .terminal)
             let kit = KitOutput.kit(plan.key, household: plan.root.fingerprint)
             if let output {
                 try KitOutput.write(kit, to: output, paper: paper)

@@ -17,7 +17,7 @@ struct RecoveryKeyOptions: ParsableArguments {
         if recoveryFile != nil && recoveryImage != nil { throw ValidationError("give --recovery-file or --recovery-image, not both") }
     }
 
-    var given: Bool { recoveryFile != nil || recoveryImage != nil }
+    var isGiven: Bool { recoveryFile != nil || recoveryImage != nil }
 
     /// The source: the file, the kit's QR code read from the photo now, else the terminal.
     /// A photo without a QR code is exit 2; one whose code is not a kit, exit 7 saying what it is.

@@ -24,30 +24,18 @@ struct Unlock: ParsableCommand {
     @Argument(help: ArgumentHelp("What --with's kind takes: " + SlotKinds.builtIn.all.compactMap { kind in kind.argument.map { "\(kind.name) \($0)" } }.joined(separator: ", ") + ".",
                                  valueName: "argument"))
     var argument: String?
-    @OptionGroup var pin: PINOptions
-    @OptionGroup var recovery: RecoveryKeyOptions
+    @OptionGroup var slot: SlotOptions<OpeningASlot>
     @OptionGroup var vault: VaultOptions
 
-    /// The kind-specific options given (`validate` checked they are the kind's).
-    func slotOptions() throws -> [SlotOption: any Sendable] {
-        var options: [SlotOption: any Sendable] = [:]
-        if pin.given { options[.pin] = pin.source }
-        if recovery.given { options[.recovery] = try recovery.source() }
-        return options
-    }
-
     func validate() throws {
-        var given: [(option: SlotOption, words: String)] = []
-        if pin.given { given.append((.pin, "--pin-fd and --pin-file")) }
-        if recovery.given { given.append((.recovery, "--recovery-file and --recovery-image")) }
-        try SlotKindName.check(with.kind, argument: argument, given: given, command: "unlock --with")
+        try slot.check(with.kind, argument: argument, command: "unlock --with")
         _ = try DurationOption.seconds(timeout, option: "--timeout", atMost: Session.hardLimit)
     }
 
     func run() throws {
         let context = try vault.prepare()
         let idle = DurationText.parse(timeout)!
-        let request = SlotRequest(argument: argument, options: try slotOptions(), noPrompt: vault.noPrompt)
+        let request = try slot.request(argument: argument, noPrompt: vault.noPrompt)
         let unlocked = try UnlockService(context).unlock(with: with.kind, idle: idle, request, passphrase: vault.unlockOptions)
         let now = UInt64(time(nil))
         let left = DurationText.rough(unlocked.deadline > now ? unlocked.deadline - now : 0)
