@@ -64,9 +64,10 @@ final class ServiceBox {
 
     var vault: String { path + "/data/vault" }
 
-    func context(_ interaction: ScriptedInteraction, vault: String? = nil, keyringOff: Bool = false, tpm: String? = nil) -> VaultContext {
+    func context(_ interaction: ScriptedInteraction, vault: String? = nil, keyringOff: Bool = false, tpm: String? = nil,
+                 slotKinds: SlotKinds = .builtIn) -> VaultContext {
         VaultContext(settings: VaultSettings(store: VaultStore(path: vault ?? self.vault), kdf: "minimum", keyring: Keyring(off: keyringOff), tpm: tpm),
-                     interaction: interaction)
+                     interaction: interaction, slotKinds: slotKinds)
     }
 
     /// Writes `text` to a file in the box (for --passphrase-file sources).

@@ -4,9 +4,9 @@ import LommeTestSupport
 @testable import LommeVaultKit
 import Testing
 
-/// The slot kinds through the library: one registry with unique names and kind bytes, and
-/// each kind's round trip (make a key-encryption key, wrap the file key, open it again) with
-/// real files and real crypto.
+/// The slot kinds through the library: one registry with unique names and kind bytes, each
+/// kind's round trip (make a key-encryption key, wrap the file key, open it again) with real
+/// files and real crypto, and a kind the tests add working through every service.
 @Suite("Slot kinds")
 struct SlotKindTests {
     @Test func theRegistryHasUniqueNamesAndBytesAndFindsEach() {
@@ -67,5 +67,43 @@ struct SlotKindTests {
         _ = try SlotService(context).enroll(.keyFile, UnlockOptions(source: .file(pw)), SlotRequest(argument: box.path + "/k.key"))
         let changed = try UnlockService(context).changePassphrase(old: UnlockOptions(source: .file(pw)), new: .file(box.file("new", "another passphrase 2026")))
         #expect(!changed.rotated && changed.kept.map(\.id) == [1])
+    }
+
+    /// The proof that a kind is one file and one line: `SharedSecretSlotKind.swift`, which
+    /// only the tests have, registered in this test's context alone, is enrolled, listed by
+    /// `slots`, opens a session, is kept by `passwd`, and is unenrolled by its name, through
+    /// the services and real crypto (the kernel keyring too).
+    @Test func aKindTheTestsAddEnrollsListsUnlocksAndUnenrolls() throws {
+        let box = ServiceBox()
+        let pw = try UnlockServiceTests.vault(box)
+        let context = box.context(ScriptedInteraction(canAsk: false), slotKinds: SlotKinds.builtIn.adding(.sharedSecret))
+        let secret = SecureBytes.random(count: 32)
+        let request = SlotRequest(options: [.sharedSecret: secret], noPrompt: true)
+        let enrolled = try SlotService(context).enroll(.sharedSecret, UnlockOptions(source: .file(pw)), request)
+        #expect(enrolled.id == 1 && enrolled.summary == "shared secret")
+        let listed = try SlotService(context).list().slots
+        #expect(listed.map(\.kind) == ["passphrase", "shared-secret"] && listed[1].details == "shared secret" && listed[1].readable)
+        // Without the registration the slot is one of a newer lomme-vault's, kept as it is.
+        let unknown = try SlotService(box.context(ScriptedInteraction(canAsk: false))).list().slots[1]
+        #expect(unknown.kind == "unknown kind 127" && !unknown.readable)
+
+        let unlocked = try UnlockService(context).unlock(with: .sharedSecret, idle: 60, request)
+        #expect(!unlocked.keptLiveSession)
+        let sealed = try VaultFormat.parse(try context.store.read())
+        let session = try #require(Session.fromKeyring(context, sealed, refresh: false))
+        #expect(session.state.openedBy == SlotKind.sharedSecret.byte)
+        #expect(try UnlockService(context).lock() == .forgot(sessions: 1, tokens: 0))
+        let other = SlotRequest(options: [.sharedSecret: SecureBytes.random(count: 32)], noPrompt: true)
+        #expect((#expect(throws: LommeError.self) { try UnlockService(context).unlock(with: .sharedSecret, idle: 60, other) })?.code == .wrongPassphrase)
+
+        // passwd keeps the file key for a kind without `rewrap`, so the secret still opens.
+        let newPhrase = box.file("new", "another passphrase 2026")
+        let changed = try UnlockService(context).changePassphrase(old: UnlockOptions(source: .file(pw)), new: .file(newPhrase))
+        #expect(!changed.rotated && changed.kept.map(\.id) == [1])
+        #expect(try SlotKind.sharedSecret.open(context, try VaultFormat.parse(try context.store.read()), request).slot == 1)
+
+        let removed = try SlotService(context).unenroll("shared-secret", UnlockOptions(source: .file(newPhrase)))
+        #expect(removed.id == 1 && removed.kind == "shared-secret")
+        #expect(try SlotService(context).list().slots.map(\.kind) == ["passphrase"])
     }
 }

@@ -31,16 +31,19 @@ package struct VaultSettings: Sendable {
     package static let environmentNames = ["LOMME_VAULT", "XDG_DATA_HOME", "HOME", "LOMME_VAULT_KDF", "LOMME_VAULT_KEYRING", "LOMME_VAULT_TPM"]
 }
 
-/// What every service works with: the settings, the person (through `Interaction`), and
+/// What every service works with: the settings, the person (through `Interaction`), the
+/// kinds of key slot it knows (every kind of this version, unless a test adds one), and
 /// what has been said this run, so a notice that would repeat is said once.
 package final class VaultContext {
     package let settings: VaultSettings
     package let interaction: any Interaction
+    package let slotKinds: SlotKinds
     private var said: Set<String> = []
 
-    package init(settings: VaultSettings, interaction: any Interaction) {
+    package init(settings: VaultSettings, interaction: any Interaction, slotKinds: SlotKinds = .builtIn) {
         self.settings = settings
         self.interaction = interaction
+        self.slotKinds = slotKinds
     }
 
     package var store: VaultStore { settings.store }

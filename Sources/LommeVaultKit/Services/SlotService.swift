@@ -1,6 +1,6 @@
 import LommeCore
 
-/// The vault's key slots, whatever their kind (`SlotKinds`): listing them (no key needed:
+/// The vault's key slots, whatever their kind (the context's `SlotKinds`): listing them (no key needed:
 /// they are in the header), adding one (`enroll`) and removing one (`unenroll`), both of
 /// which prove the vault key first.
 package struct SlotService {
@@ -37,7 +37,7 @@ package struct SlotService {
     package func info(_ slot: VaultSlot) -> Info {
         var info = Info(id: slot.id, kind: "unknown kind \(slot.kindByte)", created: slot.created,
                         lastUsed: slot.lastUsed == 0 ? nil : slot.lastUsed, details: "", readable: true)
-        guard let kind = SlotKinds.builtIn.of(slot.kind) else {
+        guard let kind = context.slotKinds.of(slot.kind) else {
             info.details = "made by a newer lomme-vault; kept as it is"
             info.readable = false
             return info
@@ -66,7 +66,7 @@ package struct SlotService {
     /// lowest free id. A version 1 vault becomes version 2 first.
     package func enroll(_ kind: SlotKind, _ options: UnlockOptions, _ request: SlotRequest) throws(LommeError) -> Enrolled {
         guard kind.enrollable else {
-            throw LommeError.usage("lomme-vault can enroll \(SlotKinds.list(SlotKinds.builtIn.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
+            throw LommeError.usage("lomme-vault can enroll \(SlotKinds.list(context.slotKinds.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
         }
         // What the kind can tell before anything is asked (no TPM, a key file that exists),
         // then the vault key.
@@ -111,7 +111,7 @@ package struct SlotService {
             }
             return slot
         }
-        let matching = slots.filter { SlotKinds.builtIn.of($0.kind)?.name == text }
+        let matching = slots.filter { context.slotKinds.of($0.kind)?.name == text }
         switch matching.count {
         case 1: return matching[0]
         case 0: throw LommeError(.notFound, "this vault has no \(text) slot; `lomme-vault slots` lists them")

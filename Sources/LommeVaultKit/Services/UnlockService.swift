@@ -114,7 +114,7 @@ package struct UnlockService {
                                   _ request: SlotRequest = SlotRequest()) throws(LommeError) -> PassphraseChange.Result {
         let context = context
         return try PassphraseChange.run(context, old: old, new: new, forceRotation: forceRotation) { (slot, oldSalt, newSalt, asking) throws(LommeError) in
-            try SlotKinds.builtIn.of(slot.kind)?.rewrap?(context, request, slot, oldSalt, newSalt, asking)
+            try context.slotKinds.of(slot.kind)?.rewrap?(context, request, slot, oldSalt, newSalt, asking)
         }
     }
 }

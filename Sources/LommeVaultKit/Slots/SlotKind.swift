@@ -10,8 +10,8 @@ import LommeCore
 ///
 /// Everything of a kind is in its own file, `Slots/NAME.swift`, which exports the value
 /// (`SlotKind.tpm2`) and the options it reads (`SlotOption.pin`). `enroll`, `unlock --with`,
-/// `unenroll`, `slots` and `passwd` work through the registry (`SlotKinds.builtIn`) and
-/// name no kind. The passphrase kind alone
+/// `unenroll`, `slots` and `passwd` work through the context's registry (`SlotKinds`,
+/// `SlotKinds.builtIn` unless a test adds one) and name no kind. The passphrase kind alone
 /// keeps a named role (`SlotKind.passphrase`): every vault has one, `init` makes it,
 /// `passwd` changes it, `unlock` without `--with` opens it and `unenroll` keeps the last.
 /// A new kind is one file and one line in `SlotKinds.builtIn` (docs/FORMAT.md, "Key slots").
@@ -169,7 +169,8 @@ package struct SlotEnrollment: Sendable {
     }
 }
 
-/// The kinds of slot this version knows.
+/// The kinds of slot a context knows (`VaultContext.slotKinds`): every kind of this version,
+/// or those and one a test adds.
 package struct SlotKinds: Sendable {
     package var all: [SlotKind]
 
@@ -177,6 +178,9 @@ package struct SlotKinds: Sendable {
 
     /// Every kind this version knows, in the order the help lists them.
     package static let builtIn = SlotKinds([.passphrase, .tpm2, .keyFile, .recovery])
+
+    /// These kinds and `kind`.
+    package func adding(_ kind: SlotKind) -> SlotKinds { SlotKinds(all + [kind]) }
 
     /// The kind called `name` (`unlock --with NAME`).
     package func named(_ name: String) -> SlotKind? { all.first { $0.name == name } }

@@ -39,12 +39,12 @@ package enum PassphraseChange {
     /// that finds the vault unlocked cannot lock its owner out.
     static func currentKey(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ old: UnlockOptions) throws(LommeError) -> (key: SecureBytes, slot: UInt8?) {
         if old.source == .terminal, let (master, state) = Session.fromKeyring(context, sealed, refresh: false) {
-            if let kind = state.openedBy.flatMap(SlotKinds.builtIn.of), kind.standsForPassphrase {
+            if let kind = state.openedBy.flatMap(context.slotKinds.of), kind.standsForPassphrase {
                 context.interaction.notice("The vault was unlocked with the \(kind.name) slot, which stands for the current passphrase: it is not asked.")
                 return (master, sealed.slots.first { $0.kind == SlotKind.passphrase.byte }?.id)
             }
             if old.noPrompt || !context.interaction.canAsk {
-                let standing = SlotKinds.builtIn.all.filter(\.standsForPassphrase).map { "`lomme-vault unlock --with \($0.name)`" }
+                let standing = context.slotKinds.all.filter(\.standsForPassphrase).map { "`lomme-vault unlock --with \($0.name)`" }
                 throw LommeError(.locked, .passphraseNeeded, "passwd needs the current passphrase even while the vault is unlocked (only a session \(SlotKinds.list(standing)) opened stands for it); give it with --passphrase-fd or --passphrase-file, or run passwd on a terminal")
             }
         }
