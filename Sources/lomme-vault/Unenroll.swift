@@ -5,7 +5,7 @@ struct Unenroll: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unenroll",
         abstract: "Remove a key slot (never the vault's last passphrase slot).",
-        discussion: "SLOT is a number from `lomme-vault slots`, or a kind (tpm2, keyfile) when the vault has one slot of it. The vault key is proven first (an unlocked session, or the passphrase). The slot goes from the vault and its .bak, but the file key stays: a copy of the vault taken before still opens with that slot; `passwd --rotate` revokes everything copied before."
+        discussion: "SLOT is a number from `lomme-vault slots`, or a kind (\(SlotKinds.builtIn.enrollableNames.joined(separator: ", "))) when the vault has one slot of it. The vault key is proven first (an unlocked session, or the passphrase). The slot goes from the vault and its .bak, but the file key stays: a copy of the vault taken before still opens with that slot; `passwd --rotate` revokes everything copied before."
     )
 
     @Argument(help: ArgumentHelp("The slot's number, or its kind.", valueName: "slot")) var slot: String
