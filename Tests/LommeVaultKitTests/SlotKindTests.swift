@@ -57,6 +57,18 @@ struct SlotKindTests {
         #expect(try SlotKind.keyFile.open(context, both, SlotRequest(argument: path)).slot == 1)
     }
 
+    /// A file that appears at the path after `make`'s first step said there was none (while
+    /// the passphrase is asked) is never overwritten: the second step creates it with O_EXCL.
+    @Test func aKeyFileThatAppearsAfterTheCheckIsNeverOverwritten() throws {
+        let box = ServiceBox()
+        let context = box.context(ScriptedInteraction(canAsk: false))
+        let make = try SlotKind.keyFile.make(context, SlotRequest(argument: box.path + "/late.key"))
+        let late = box.file("late.key", "written meanwhile\n")
+        let refused = #expect(throws: LommeError.self) { try make(Sodium.randomBytes(16)) }
+        #expect(refused?.message.contains("never overwrites a key file") == true, "\(String(describing: refused))")
+        #expect(String(decoding: readFile(late), as: UTF8.self) == "written meanwhile\n")
+    }
+
     @Test func thePassphraseKindCannotBeEnrolledAndAKeyFileSlotIsKeptByPasswd() throws {
         let box = ServiceBox()
         let pw = try UnlockServiceTests.vault(box)
