@@ -118,7 +118,7 @@ struct ChildCommand: ParsableCommand {
             var lines = [row(["name", "receiving key", "account", "last handed out", "confirmed", "current"])]
             for entry in listing.children {
                 let last = entry.state.lastHandedOut.map { VaultContents.timestamp(Int($0.issued)) } ?? "-"
-                let current = entry.state.current ? "yes" : "no: " + entry.state.reasons.joined(separator: ", ")
+                let current = entry.state.current ? "yes" : "no: " + ChildState.Reason.wording(entry.state.reasons)
                 lines.append(row([entry.child.name, entry.child.receivingKey.fingerprint,
                                   NorwegianNumbers.formatAccountNumber(entry.child.accountNr), last,
                                   entry.state.confirmed ? "yes" : "no", current]))

@@ -72,7 +72,7 @@ struct SetCommand: ParsableCommand {
     /// The children a change leaves without a current code, and the warning.
     static func tellStale(_ outcome: SetService.Outcome) {
         if outcome.changed, !outcome.stale.isEmpty {
-            let names = outcome.stale.map { "\($0.name) (\($0.reasons.joined(separator: ", ")))" }.joined(separator: ", ")
+            let names = outcome.stale.map { "\($0.name) (\(ChildState.Reason.wording($0.reasons)))" }.joined(separator: ", ")
             Terminal.info("Not current now: \(names). Give them new codes with `lomme-vault issue --all` (or `lomme-vault issue --to NAME`).")
         }
         if let warning = outcome.warning { Terminal.error(warning) }

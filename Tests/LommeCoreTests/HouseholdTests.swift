@@ -127,7 +127,7 @@ struct HouseholdTests {
     @Test func currentMeansTheLastHandedOutCodeCarriesEverythingTheChildGetsNow() {
         var household = Household()
         let child = Self.child()
-        #expect(household.state(of: child, config: sampleConfig()).reasons == ["no code yet"])
+        #expect(household.state(of: child, config: sampleConfig()).reasons == [.noCodeYet])
         let stored = sampleConfig()
         Self.record(&household, "01", at: 1, carrying: child.config(from: stored))
         #expect(household.state(of: child, config: stored).current)
@@ -135,35 +135,35 @@ struct HouseholdTests {
         Self.record(&household, "02", at: 3, carrying: child.config(from: sampleConfig(secret: "newer")), handedOut: false)
         let state = household.state(of: child, config: stored)
         #expect(state.current && state.lastHandedOut?.id == "01" && state.pending?.id == "02")
-        #expect(household.state(of: child, config: sampleConfig(secret: "newer")).reasons == ["secret renewed"])
+        #expect(household.state(of: child, config: sampleConfig(secret: "newer")).reasons == [.secretRenewed])
         // Each part of what the child gets, changed on its own.
-        func changed(_ edit: (inout Config) -> Void) -> [String] {
+        func changed(_ edit: (inout Config) -> Void) -> [ChildState.Reason] {
             var config = stored
             edit(&config)
             return household.state(of: child, config: config).reasons
         }
-        #expect(changed { $0.extras.append(JSON.Member("secretExpires", .string("2027-02-24"))) } == ["expiry changed"])
-        #expect(changed { $0.extras.append(JSON.Member("tokenUrl", .string("https://bank.example/token"))) } == ["token URL changed"])
-        #expect(changed { $0.userId = "01010112345" } == ["user id changed"])
-        #expect(changed { $0.extras.append(JSON.Member("nickname", .string("x"))) } == ["fields changed"])
+        #expect(changed { $0.extras.append(JSON.Member("secretExpires", .string("2027-02-24"))) } == [.expiryChanged])
+        #expect(changed { $0.extras.append(JSON.Member("tokenUrl", .string("https://bank.example/token"))) } == [.tokenUrlChanged])
+        #expect(changed { $0.userId = "01010112345" } == [.userIdChanged])
+        #expect(changed { $0.extras.append(JSON.Member("nickname", .string("x"))) } == [.fieldsChanged])
         let both = changed { (config: inout Config) in
             config.clientId = "another"
             config.userId = "01010112345"
         }
-        #expect(both == ["secret renewed", "user id changed"])
+        #expect(both == [.secretRenewed, .userIdChanged])
         var moved = child
         moved.accountNr = "12345678903"
-        #expect(household.state(of: moved, config: stored).reasons == ["account changed"], "the child's own account")
+        #expect(household.state(of: moved, config: stored).reasons == [.accountChanged], "the child's own account")
         var named = child
         named.fields = [JSON.Member("name", .string("Anne"))]
-        #expect(household.state(of: named, config: stored).reasons == ["fields changed"], "the child's own fields")
-        #expect(household.state(of: child, config: nil).reasons == ["no config stored"])
+        #expect(household.state(of: named, config: stored).reasons == [.fieldsChanged], "the child's own fields")
+        #expect(household.state(of: child, config: nil).reasons == [.noConfig])
         var rekeyed = child
         rekeyed.receivingKey = Self.other
-        #expect(household.state(of: rekeyed, config: stored).reasons == ["new device: no code to its key yet"])
+        #expect(household.state(of: rekeyed, config: stored).reasons == [.newDevice])
         var fresh = Household()
         Self.record(&fresh, "03", at: 5, carrying: child.config(from: stored), handedOut: false)
-        #expect(fresh.state(of: child, config: stored).reasons == ["never handed out"])
+        #expect(fresh.state(of: child, config: stored).reasons == [.neverHandedOut])
         let marked = fresh.markHandedOut(id: "03", at: 6)
         #expect(marked && fresh.state(of: child, config: stored).current)
         let unknown = fresh.markHandedOut(id: "99", at: 6)
@@ -179,8 +179,8 @@ struct HouseholdTests {
                                      handedOut: .unrecorded), now: 1)
         #expect(household.json.text.contains("handedOut") == false)
         let state = household.state(of: child, config: sampleConfig())
-        #expect(state.lastHandedOut?.id == "01" && !state.current && state.reasons.first?.contains("older lomme-vault") == true)
-        #expect(household.state(of: child, config: sampleConfig(secret: "new")).reasons == ["secret renewed"])
+        #expect(state.lastHandedOut?.id == "01" && !state.current && state.reasons == [.carriedNotRecorded])
+        #expect(household.state(of: child, config: sampleConfig(secret: "new")).reasons == [.secretRenewed])
     }
 
     @Test func theRecordKeepsEveryChildsLastCodeAndDropsOnlyExpiredOnes() {

@@ -107,7 +107,7 @@ struct HouseholdServiceTests {
         #expect(envelope.issuedMs == 1_000_250 && opened.extensions.credential.map(Sodium.hex) == record.credential)
         let household = HouseholdService(box.context(ScriptedInteraction()), options)
         // Recorded, not handed out: not current, and said why.
-        #expect(try household.list().children.map(\.state.reasons) == [["never handed out"]])
+        #expect(try household.list().children.map(\.state.reasons) == [[.neverHandedOut]])
         try issuer.handedOut(issued, now: 1001)
         let listed = try household.list().children
         #expect(listed.map(\.state.current) == [true] && listed.first?.state.lastHandedOut?.issued == 1000)
@@ -134,7 +134,7 @@ struct HouseholdServiceTests {
         #expect(!unchanged.changed && unchanged.child.receivingKey == old.publicKey)
         let moved = try HouseholdService(box.context(ScriptedInteraction([.yes])), options).rekey("ANNA", to: new.publicKey, yes: false)
         #expect(moved.changed && moved.child.receivingKey == new.publicKey && moved.child.name == "anna")
-        #expect(try service.list().children.map(\.state.reasons) == [["new device: no code to its key yet"]])
+        #expect(try service.list().children.map(\.state.reasons) == [[.newDevice]])
         let issued = try Self.handOut(box, options, to: "anna", nowMs: 20_000)
         #expect(try Envelope(text: issued.payload).open(with: new, now: 20).config.accountNr == "97104133219")
         #expect(throws: LommeError.self) { try Envelope(text: issued.payload).open(with: old, now: 20) }
@@ -155,7 +155,7 @@ struct HouseholdServiceTests {
         let outcome = try SetService(box.context(typo)).run(request)
         #expect(typo.questions == ["clientSecret (not shown): ", "clientSecret again: ", "clientSecret (not shown): ", "clientSecret again: "])
         #expect(outcome.field == "clientSecret" && outcome.changed && outcome.stale.map(\.name) == ["anna", "ola"])
-        #expect(outcome.stale.map(\.reasons) == [["secret renewed"], ["no code yet"]])
+        #expect(outcome.stale.map(\.reasons) == [[.secretRenewed], [.noCodeYet]])
         let contents = try Self.contents(box, options)
         #expect(contents.config?.clientSecret == "new one" && contents.source == .local && contents.previous?.config == sampleConfig())
         #expect(try household.list().children.map(\.state.current) == [false, false])
@@ -172,7 +172,7 @@ struct HouseholdServiceTests {
         #expect((#expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction([.text("2027-02-30")]))).run(date) })?.code == .refused)
         try Self.handOut(box, options, to: "anna", nowMs: 20_000)
         let expiry = try SetService(box.context(ScriptedInteraction([.text("2027-02-24")]))).run(date)
-        #expect(expiry.changed && expiry.stale.map(\.name) == ["anna", "ola"] && expiry.stale.first?.reasons == ["expiry changed"])
+        #expect(expiry.changed && expiry.stale.map(\.name) == ["anna", "ola"] && expiry.stale.first?.reasons == [.expiryChanged])
         #expect(try Self.contents(box, options).config?.value(of: "secretExpires") == "2027-02-24")
     }
 

@@ -24,13 +24,13 @@ package struct CarriedFields: Sendable, Equatable {
         }
 
         /// Why a child is not current when this part changed (`child list`).
-        package var change: String {
+        package var reason: ChildState.Reason {
             switch self {
-            case .userId: "user id changed"
-            case .tokenUrl: "token URL changed"
-            case .secretExpires: "expiry changed"
-            case .accountNr: "account changed"
-            case .fields: "fields changed"
+            case .userId: .userIdChanged
+            case .tokenUrl: .tokenUrlChanged
+            case .secretExpires: .expiryChanged
+            case .accountNr: .accountChanged
+            case .fields: .fieldsChanged
             }
         }
 

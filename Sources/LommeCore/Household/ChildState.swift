@@ -7,7 +7,7 @@ package struct ChildState: Sendable {
     package var pending: IssueRecord?
     /// Why the child is not current; empty when the last handed-out code carries
     /// everything the parent now holds for the child.
-    package var reasons: [String]
+    package var reasons: [Reason]
 
     package var current: Bool { reasons.isEmpty }
     /// The child's receipt for their last handed-out code was checked (`child confirm`).

@@ -187,27 +187,27 @@ package struct Household: Sendable, Equatable {
         let pending = last.flatMap { $0.handedOut.isHandedOut ? nil : $0 }
         var state = ChildState(lastHandedOut: handedOut, pending: pending, reasons: [])
         guard let config else {
-            state.reasons = ["no config stored"]
+            state.reasons = [.noConfig]
             return state
         }
         guard let handedOut else {
             if last != nil {
-                state.reasons = ["never handed out"]
+                state.reasons = [.neverHandedOut]
             } else {
                 let earlier = issued.contains { $0.child.map(child.matches) ?? false }
-                state.reasons = [earlier ? "new device: no code to its key yet" : "no code yet"]
+                state.reasons = [earlier ? .newDevice : .noCodeYet]
             }
             return state
         }
         let now = child.config(from: config)
         if let key = credentialKey, handedOut.credential != Household.fingerprint(now, key: key) {
-            state.reasons.append("secret renewed")
+            state.reasons.append(.secretRenewed)
         }
         guard let carried = handedOut.carried, let key = credentialKey else {
-            if state.reasons.isEmpty { state.reasons = ["recorded by an older lomme-vault, which did not keep what it carried"] }
+            if state.reasons.isEmpty { state.reasons = [.carriedNotRecorded] }
             return state
         }
-        state.reasons += CarriedFields(now, key: key).changed(since: carried).map(\.change)
+        state.reasons += CarriedFields(now, key: key).changed(since: carried).map(\.reason)
         return state
     }
 }

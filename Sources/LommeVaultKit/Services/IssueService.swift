@@ -242,7 +242,7 @@ package struct IssueService {
             }
             let state = household.state(of: child, config: opened.contents.config, index: index)
             let reason = state.current ? "current, last code \(VaultContents.timestamp(Int(state.lastHandedOut!.issued)))"
-                : state.reasons.joined(separator: ", ")
+                : ChildState.Reason.wording(state.reasons)
             let trial = try Envelope.seal(config, to: child.receivingKey, issuer: stranger, issuedMs: nowMs, lifetime: request.lifetime,
                                           extensions: Self.extensions(credential: String(repeating: "0", count: 32), root: household.root))
             items.append(Plan.Item(child: child, config: config, reason: reason, trial: trial))

@@ -39,7 +39,7 @@ package struct SetService {
         /// False when the value was the one stored already: nothing was written.
         package var changed: Bool
         /// The children not current after the change, each with why.
-        package var stale: [(name: String, reasons: [String])]
+        package var stale: [(name: String, reasons: [ChildState.Reason])]
         /// The secret-expiry warning, if the config now carries one that is near.
         package var warning: String?
     }
@@ -132,7 +132,7 @@ package struct SetService {
     }
 
     /// The children not current with the stored config, each with why.
-    static func stale(_ contents: VaultContents) -> [(name: String, reasons: [String])] {
+    static func stale(_ contents: VaultContents) -> [(name: String, reasons: [ChildState.Reason])] {
         let household = contents.household
         let index = Household.RecordIndex(household.issued)
         return household.children.compactMap { child in
