@@ -89,9 +89,11 @@ struct ChildCommand: ParsableCommand {
                 `lomme-vault issue --all` gives every child a fresh code. Confirmed: the child's \
                 receipt for that code was checked (`lomme-vault child confirm`). --json prints per \
                 child name, receivingKey (fingerprint), accountNr, fields (secret ones masked), \
-                lastIssued and expires (of the last handed-out code), current, notCurrent (the \
-                reasons), confirmed, confirmedAt and pending (a newer code recorded but not handed \
-                out). No secret is ever listed.
+                lastIssued and expires (of the last handed-out code), current, notCurrent (why \
+                not, as tokens that do not change: noConfig, noCodeYet, newDevice, neverHandedOut, \
+                secretRenewed, userIdChanged, tokenUrlChanged, expiryChanged, accountChanged, \
+                fieldsChanged, carriedNotRecorded), confirmed, confirmedAt and pending (a newer code \
+                recorded but not handed out). No secret is ever listed.
                 """
         )
 

@@ -183,6 +183,17 @@ struct HouseholdTests {
         #expect(household.state(of: child, config: sampleConfig(secret: "new")).reasons == [.secretRenewed])
     }
 
+    /// `child list --json` writes the tokens: programs match them, so they never change,
+    /// whatever the wording people read becomes.
+    @Test func whyAChildIsNotCurrentHasAStableTokenAndAWordingForPeople() {
+        let tokens = ["noConfig", "noCodeYet", "newDevice", "neverHandedOut", "secretRenewed", "userIdChanged", "tokenUrlChanged",
+                      "expiryChanged", "accountChanged", "fieldsChanged", "carriedNotRecorded"]
+        #expect(ChildState.Reason.allCases.map(\.token) == tokens)
+        #expect(tokens.allSatisfy { ChildState.Reason(rawValue: $0)?.token == $0 })
+        #expect(ChildState.Reason.allCases.allSatisfy { $0.wording != $0.token && !$0.wording.isEmpty })
+        #expect(ChildState.Reason.wording([.secretRenewed, .expiryChanged]) == "secret renewed, expiry changed")
+    }
+
     @Test func theRecordKeepsEveryChildsLastCodeAndDropsOnlyExpiredOnes() {
         var household = Household()
         // 1001 children, one code each, all expired by the end: every one is kept.

@@ -65,7 +65,7 @@ struct RecordTruthTests {
         #expect(records.count == 1 && records[0]["child"] as? String == "anna" && records[0]["handedOut"] is NSNull,
                 "recorded before it left, not handed out: \(records)")
         let anna = try #require(try family.children()["anna"])
-        #expect(anna["current"] as? Bool == false && anna["notCurrent"] as? [String] == ["never handed out"] && anna["pending"] is String)
+        #expect(anna["current"] as? Bool == false && anna["notCurrent"] as? [String] == ["neverHandedOut"] && anna["pending"] is String)
         let table = family.parent.run(["child", "list"]).out
         #expect(table.contains("no: never handed out"), "\(table)")
         // Written: handed out, current.
@@ -84,14 +84,14 @@ struct RecordTruthTests {
         small.tmux(["send-keys", "-t", "t", "C-c"])
         try #require(small.wait(for: "EXIT="))
         #expect(small.screen.contains("EXIT=130"), "\(small.screen)")
-        #expect(try family.reasons("anna") == ["never handed out"])
+        #expect(try family.reasons("anna") == ["neverHandedOut"])
 
         let killed = TmuxSession(family.box, command: "\"$LV\" issue --to ola \(family.parentOptions)", columns: 60, rows: 20)
         try #require(killed.wait(for: "drawn when the window is large enough"))
         let pid = try #require(killed.childPid)
         kill(pid, SIGKILL)
         try #require(killed.wait(for: "EXIT="))
-        #expect(try family.reasons("ola") == ["never handed out"])
+        #expect(try family.reasons("ola") == ["neverHandedOut"])
         #expect(try family.records().count == 2)
 
         let drawn = TmuxSession(family.box, command: "\"$LV\" issue --to anna \(family.parentOptions)", columns: 120, rows: 80)
@@ -130,7 +130,7 @@ struct RecordTruthTests {
         #expect(!FileManager.default.fileExists(atPath: codes + "/anna.png"), "the old code is not where the new one goes")
         #expect(FileManager.default.fileExists(atPath: codes + "/anna.png.old"), "it was moved aside")
         let anna = try #require(try family.children()["anna"])
-        #expect(anna["current"] as? Bool == false && anna["notCurrent"] as? [String] == ["secret renewed"] && anna["pending"] is String)
+        #expect(anna["current"] as? Bool == false && anna["notCurrent"] as? [String] == ["secretRenewed"] && anna["pending"] is String)
         #expect(try family.records().count == 3, "anna's new code was recorded before it could leave")
     }
 
@@ -252,9 +252,9 @@ struct RecordTruthTests {
         #expect(try family.children().values.allSatisfy { $0["current"] as? Bool == true })
         let expiry = family.parent.run(["set", "secretExpires"], stdin: "2099-02-24\n")
         #expect(expiry.stderr.contains("Not current now: anna (expiry changed), ola (expiry changed)"), "\(expiry.stderr)")
-        #expect(try family.reasons("ola") == ["expiry changed"])
+        #expect(try family.reasons("ola") == ["expiryChanged"])
         #expect(family.parent.run(["issue", "--to", "ola", "--output", family.box.path + "/ola.png"]).status == 0)
-        #expect(try family.reasons("ola") == [] && family.reasons("anna") == ["expiry changed"])
+        #expect(try family.reasons("ola") == [] && family.reasons("anna") == ["expiryChanged"])
         let table = family.parent.run(["child", "list"]).out
         #expect(table.contains("no: expiry changed") && table.contains("yes"), "\(table)")
     }

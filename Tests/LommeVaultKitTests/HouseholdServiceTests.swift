@@ -108,6 +108,7 @@ struct HouseholdServiceTests {
         let household = HouseholdService(box.context(ScriptedInteraction()), options)
         // Recorded, not handed out: not current, and said why.
         #expect(try household.list().children.map(\.state.reasons) == [[.neverHandedOut]])
+        #expect(try household.list().children.first?.json["notCurrent"] == .array([.string("neverHandedOut")]), "--json: the token")
         try issuer.handedOut(issued, now: 1001)
         let listed = try household.list().children
         #expect(listed.map(\.state.current) == [true] && listed.first?.state.lastHandedOut?.issued == 1000)

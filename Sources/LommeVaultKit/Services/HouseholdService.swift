@@ -116,7 +116,7 @@ package struct HouseholdService {
                 JSON.Member("lastIssued", time(last?.issued)),
                 JSON.Member("expires", time(last?.expires)),
                 JSON.Member("current", .bool(state.current)),
-                JSON.Member("notCurrent", .array(state.reasons.map { .string($0.wording) })),
+                JSON.Member("notCurrent", .array(state.reasons.map { .string($0.token) })),
                 JSON.Member("confirmed", .bool(state.confirmed)),
                 JSON.Member("confirmedAt", time(last?.confirmed)),
                 JSON.Member("pending", time(state.pending?.issued)),
