@@ -61,7 +61,7 @@ struct Init: ParsableCommand {
         var key: RecoveryKey?
         if parent {
             let made = RecoveryKey.generate()
-            let kit = KitOutput.kit(made, household: Fingerprint.of(made.householdKey.publicKey))
+            let kit = KitOutput.kit(made, household: made.householdKey.fingerprint)
             if let recoveryKit {
                 try KitOutput.write(kit, to: recoveryKit, paper: paper)
                 key = made
@@ -87,7 +87,7 @@ struct Init: ParsableCommand {
               issuer         \(made.identity.signing.fingerprint)  a child compares it when importing a code this machine issues (`lomme-vault key --issuer`)
             """)
         if let key {
-            let household = Fingerprint.of(key.householdKey.publicKey)
+            let household = key.householdKey.fingerprint
             Terminal.info(recoveryKit.map { "Wrote the household's recovery kit to \($0) (household \(household)): print it, keep the sheet like a passport, and delete the file." }
                 ?? "The household's recovery kit (household \(household)) is the one you wrote down: keep it like a passport.")
         } else if parent {

@@ -40,9 +40,9 @@ struct Key: ParsableCommand {
         let context = try vault.prepare()
         let header = try Provisioning(context).publicKeys()
         if issuer, let key = header?.issuer {
-            return showIssuer(Fingerprint.of(key))
+            return showIssuer(key.fingerprint)
         }
-        if !issuer, let bytes = header?.receiving, let key = ReceivingKey(bytes: bytes) {
+        if !issuer, let key = header?.receiving {
             return try DeviceKeyOutput.show(key, output: output, textOnly: text, advice: Terminal.isTerminal(STDERR_FILENO))
         }
         let (identity, made) = try Provisioning(context).deviceIdentity(vault.unlockOptions)

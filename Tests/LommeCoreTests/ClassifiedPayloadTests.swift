@@ -9,7 +9,7 @@ struct ClassifiedPayloadTests {
     @Test func eachKindIsRecognisedOnceAndOnlyTheTwoConfigKindsAreImportable() throws {
         let child = ReceivingKeyPair.generate()
         let plain = Array(PlainPayload.encode(sampleConfig()).utf8)
-        let sealed = Array(try Envelope.seal(sampleConfig(), to: child.publicKey, issuer: SigningKeyPair.generate(), now: 1_800_000_000, lifetime: 60).utf8)
+        let sealed = Array(try Envelope.seal(sampleConfig(), to: child.publicKey, issuer: IssuerKeyPair.generate(), now: 1_800_000_000, lifetime: 60).utf8)
         let key = Array(child.publicKey.text.utf8)
         let other = Array("https://example.invalid/not-a-config".utf8)
         let cases: [([UInt8], Payload.Kind, Bool)] = [(plain, .plain, true), (sealed, .sealed, true), (key, .receivingKey, false), (other, .other, false)]

@@ -22,7 +22,7 @@ struct FormatVectorV3Tests {
         let directory = packageRoot + "/fixtures/envelope-v3/"
         let keys = Self.keys(directory)
         let child = ReceivingKeyPair.generate(seed: Sodium.unhex(keys["child-box-seed"]!)!)
-        let parent = SigningKeyPair.generate(seed: Sodium.unhex(keys["parent-sign-seed"]!)!)
+        let parent = IssuerKeyPair.generate(seed: Sodium.unhex(keys["parent-sign-seed"]!)!)
         let envelope = try Envelope(text: Self.text(directory + "envelope.txt"))
         #expect(envelope.version == 3 && envelope.issuedMs == Int64(keys["issued-ms"]!)! && envelope.expiresMs == Int64(keys["expires-ms"]!)!)
         #expect(Sodium.hex(envelope.id) == keys["id"])
@@ -41,12 +41,12 @@ struct FormatVectorV3Tests {
         let directory = packageRoot + "/fixtures/receipt-v1/"
         let keys = Self.keys(directory)
         let child = ReceivingKeyPair.generate(seed: Sodium.unhex(keys["child-box-seed"]!)!)
-        let parent = SigningKeyPair.generate(seed: Sodium.unhex(keys["parent-sign-seed"]!)!)
+        let parent = IssuerKeyPair.generate(seed: Sodium.unhex(keys["parent-sign-seed"]!)!)
         let receipt = try Receipt(text: Self.text(directory + "receipt.txt"))
         #expect(receipt.codeIdHex == keys["id"])
         #expect(receipt.open(from: child.publicKey, issuer: parent).map(Sodium.hex) == keys["credential"])
         #expect(receipt.open(from: ReceivingKeyPair.generate().publicKey, issuer: parent) == nil, "another child's key")
-        #expect(receipt.open(from: child.publicKey, issuer: SigningKeyPair.generate()) == nil, "another parent")
+        #expect(receipt.open(from: child.publicKey, issuer: IssuerKeyPair.generate()) == nil, "another parent")
         #expect(try Receipt(text: Self.text(directory + "other-device.txt")).open(from: child.publicKey, issuer: parent) == nil)
         #expect(try Receipt(text: Self.text(directory + "other-parent.txt")).open(from: child.publicKey, issuer: parent) == nil)
         // And one made here opens as the vector does.
@@ -62,7 +62,7 @@ struct FormatVectorV3Tests {
     /// it, still reads: only the ends of the whole text are trimmed).
     @Test(arguments: [5, 50, 95, 140, 185, 230] as [UInt8])
     func aReceiptBeginningWithASpaceReads(first: UInt8) throws {
-        let child = ReceivingKeyPair.generate(), parent = SigningKeyPair.generate()
+        let child = ReceivingKeyPair.generate(), parent = IssuerKeyPair.generate()
         let credential = Sodium.randomBytes(16)  // the credential fingerprint (docs/CODES.md)
         let code = DeviceIdentity.ImportedCode(id: [first] + Sodium.randomBytes(15), issuedMs: 0,
                                                issuer: parent.publicKey, credential: credential)

@@ -10,17 +10,17 @@ import Testing
 @Suite("Household key on import")
 struct HouseholdTrustTests {
     let device = DeviceIdentity.generate()
-    let laptop = SigningKeyPair.generate()
-    let newLaptop = SigningKeyPair.generate()
+    let laptop = IssuerKeyPair.generate()
+    let newLaptop = IssuerKeyPair.generate()
     let root = RecoveryKey.generate().householdKey
     let now: Int64 = 1_800_000_000
 
-    func code(by issuer: SigningKeyPair, root: SigningKeyPair? = nil, version: UInt64 = 100, naming: [SigningKeyPair]? = nil,
+    func code(by issuer: IssuerKeyPair, root: HouseholdKeyPair? = nil, version: UInt64 = 100, naming: [IssuerKeyPair]? = nil,
               rotations: [RootRotation] = [], at offset: Int64 = 0) throws -> String {
         var extensions = SealedExtensions(credential: [UInt8](repeating: 7, count: 16))
         if let root {
             extensions.household = root.publicKey
-            extensions.vouch = try Vouch.make(root, version: version, issuers: (naming ?? [issuer]).map(\.publicKey))
+            extensions.vouch = try Vouch.make(root, version: version, issuers: (naming ?? [issuer]).map(\.publicKey.id))
             extensions.rotations = rotations
         }
         return try Envelope.seal(sampleConfig(), to: device.receiving.publicKey, issuer: issuer, issuedMs: (now + offset) * 1000, lifetime: 3600,
@@ -39,7 +39,7 @@ struct HouseholdTrustTests {
         var identity = device
         let first = try importing(try code(by: laptop, root: root, version: 100), into: &identity)
         #expect(first.issuer == .firstUse && first.householdChange == .learned && identity.household?.key == root.publicKey)
-        #expect(first.summaryLines(now: now).contains { $0.hasPrefix("Household key \(Fingerprint.of(root.publicKey)): pinned") })
+        #expect(first.summaryLines(now: now).contains { $0.hasPrefix("Household key \(root.publicKey.fingerprint): pinned") })
         // The restored laptop: vouch 200 names only it.
         let restored = try importing(try code(by: newLaptop, root: root, version: 200, at: 1), into: &identity)
         #expect(restored.issuer == .vouched(old: laptop.publicKey) && restored.householdChange == .newerVouch)
@@ -84,7 +84,7 @@ struct HouseholdTrustTests {
         // A vouch signed by another key than the household key the code carries.
         var forged = SealedExtensions(credential: [UInt8](repeating: 7, count: 16))
         forged.household = root.publicKey
-        forged.vouch = try Vouch.make(stranger, version: 300, issuers: [newLaptop.publicKey])
+        forged.vouch = try Vouch.make(stranger, version: 300, issuers: [newLaptop.publicKey.id])
         let text = try Envelope.seal(sampleConfig(), to: device.receiving.publicKey, issuer: newLaptop, issuedMs: (now + 15) * 1000, lifetime: 3600, extensions: forged)
         #expect(throws: LommeError.self) { try importing(text, into: &identity) }
         #expect(identity == before)
@@ -145,7 +145,7 @@ struct HouseholdTrustTests {
         }
         #expect(error?.reason == .householdForeign)
         // A chain with a forged link is broken, whoever pinned what.
-        let forged = [RootRotation(bytes: chain[0].old + [UInt8](repeating: 1, count: 64))!, chain[1]]
+        let forged = [RootRotation(bytes: chain[0].old.bytes + [UInt8](repeating: 1, count: 64))!, chain[1]]
         let broken = #expect(throws: LommeError.self) {
             try importing(try code(by: laptop, root: third, version: 300, rotations: forged, at: 2), into: &copy)
         }

@@ -12,6 +12,8 @@ struct RecoveryVectorTests {
             return (String(parts[0]), String(parts[1]))
         })
     static func hex(_ name: String) -> [UInt8] { Sodium.unhex(vectors[name]!)! }
+    static func household(_ name: String) -> HouseholdKey { HouseholdKey(bytes: hex(name))! }
+    static func issuer(_ name: String) -> IssuerKey { IssuerKey(bytes: hex(name))! }
 
     @Test func theKeyIsPrintedAndReadAsFormatSays() throws {
         let key = RecoveryKey(secret: SecureBytes(copying: Self.hex("secret")))
@@ -51,23 +53,23 @@ struct RecoveryVectorTests {
     @Test func theDerivationsAreFormatsOwn() throws {
         let key = RecoveryKey(secret: SecureBytes(copying: Self.hex("secret")))
         #expect(key.slotKEK(vaultSalt: Self.hex("vault-salt"), slotSalt: Self.hex("slot-salt")).bytes == Self.hex("slot-kek"))
-        #expect(key.householdKey.publicKey == Self.hex("household-public"))
+        #expect(key.householdKey.publicKey == Self.household("household-public"))
         #expect(RecoveryKey.generate().householdKey.publicKey != key.householdKey.publicKey)
     }
 
     @Test func theVouchAndTheRotationAreByteForByteWhatPyNaClSigned() throws {
         let household = RecoveryKey(secret: SecureBytes(copying: Self.hex("secret"))).householdKey
-        let vouch = try Vouch.make(household, version: 1_767_225_600, issuers: [Self.hex("issuer-public")])
+        let vouch = try Vouch.make(household, version: 1_767_225_600, issuers: [Self.issuer("issuer-public").id])
         #expect(vouch.bytes == Self.hex("vouch"), "Ed25519 is deterministic")
         let read = try #require(Vouch(bytes: Self.hex("vouch")))
-        #expect(read.isSigned(by: Self.hex("household-public")) && read.names(Self.hex("issuer-public")))
-        #expect(!read.isSigned(by: Self.hex("other-household-public")) && !read.names(Self.hex("household-public")))
+        #expect(read.isSigned(by: Self.household("household-public")) && read.names(Self.issuer("issuer-public")))
+        #expect(!read.isSigned(by: Self.household("other-household-public")) && !read.names(Self.issuer("household-public")))
         var forged = Self.hex("vouch")
         forged[8] ^= 1  // the version
-        #expect(Vouch(bytes: forged)?.isSigned(by: Self.hex("household-public")) == false)
-        let rotation = RootRotation.make(from: household, to: Self.hex("other-household-public"))
+        #expect(Vouch(bytes: forged)?.isSigned(by: Self.household("household-public")) == false)
+        let rotation = RootRotation.make(from: household, to: Self.household("other-household-public"))
         #expect(rotation.bytes == Self.hex("rotation"))
-        #expect(rotation.vouches(for: Self.hex("other-household-public")) && !rotation.vouches(for: Self.hex("issuer-public")))
+        #expect(rotation.vouches(for: Self.household("other-household-public")) && !rotation.vouches(for: Self.household("issuer-public")))
         #expect((#expect(throws: LommeError.self) { try Vouch.make(household, version: 1, issuers: []) })?.code == .usage)
     }
 
@@ -76,7 +78,7 @@ struct RecoveryVectorTests {
     @Test func aChainOfRotationsIsWhatThePythonScriptWrote() throws {
         let second = RecoveryKey(secret: SecureBytes(copying: Self.hex("other-secret"))).householdKey
         var third = RecoveryKey(secret: SecureBytes(copying: Self.hex("third-secret")))
-        #expect(third.householdKey.publicKey == Self.hex("third-household-public"))
+        #expect(third.householdKey.publicKey == Self.household("third-household-public"))
         let chain = [try #require(RootRotation(bytes: Self.hex("rotation"))), RootRotation.make(from: second, to: third.householdKey.publicKey)]
         #expect(chain[1].bytes == Self.hex("rotation-2"))
         #expect(RootRotation.leads(chain, to: third.householdKey.publicKey) && !RootRotation.leads(chain.reversed(), to: third.householdKey.publicKey))

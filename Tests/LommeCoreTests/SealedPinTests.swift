@@ -11,14 +11,14 @@ struct SealedPinTests {
     @Test(arguments: [0, 15, 31])
     func anIssuerDifferingFromThePinnedOneInOneByteIsRefused(byte: Int) throws {
         var child = DeviceIdentity.generate()
-        let parent = SigningKeyPair.generate()
+        let parent = IssuerKeyPair.generate()
         let now: Int64 = 1_800_000_000
         let text = try Envelope.seal(sampleConfig(), to: child.receiving.publicKey, issuer: parent, now: now, lifetime: 3600)
 
         // Pinned: the real issuer's key with one byte changed.
-        var pinned = parent.publicKey
+        var pinned = parent.publicKey.bytes
         pinned[byte] ^= 0x01
-        child.pinnedIssuer = pinned
+        child.pinnedIssuer = IssuerKey(bytes: pinned)
         let error = #expect(throws: LommeError.self) {
             _ = try SealedImport(envelope: try Envelope(text: text), identity: child, now: now + 10, checksums: true, trustNewIssuer: false)
         }

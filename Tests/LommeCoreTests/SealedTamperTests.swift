@@ -7,7 +7,7 @@ import Testing
 @Suite("Sealed code tampering")
 struct SealedTamperTests {
     let child = ReceivingKeyPair.generate()
-    let parent = SigningKeyPair.generate()
+    let parent = IssuerKeyPair.generate()
     let now: Int64 = 1_800_000_000
 
     /// The reason expected when byte `index` of a version-3 code is changed to give `changed`.
@@ -49,11 +49,11 @@ struct SealedTamperTests {
 
     /// A box that opens with the child's key, holding `signature` made by `signer` over
     /// `message`, and claiming `claimed` as the issuer.
-    func forged(claimed: [UInt8], signer: SigningKeyPair, message: ([UInt8], [UInt8]) -> [UInt8]) throws -> String {
+    func forged(claimed: IssuerKey, signer: IssuerKeyPair, message: ([UInt8], [UInt8]) -> [UInt8]) throws -> String {
         let header = Envelope.makeHeader(issuedMs: now * 1000, expiresMs: (now + 3600) * 1000, id: PublicKeyCrypto.randomBytes(16), recipient: child.publicKey)
         let packed = SealedContent.body(packed: CompactConfig.encode(sampleConfig()), extensions: SealedExtensions(credential: [UInt8](repeating: 1, count: 16)))
         let signature = PublicKeyCrypto.sign(message(header, packed), secretKey: signer.secretKey)
-        let box = try #require(PublicKeyCrypto.seal(claimed + signature + packed, to: child.publicKey.bytes))
+        let box = try #require(PublicKeyCrypto.seal(claimed.bytes + signature + packed, to: child.publicKey.bytes))
         return Envelope.textPrefix + Base45.encode(header + box)
     }
 
@@ -63,13 +63,13 @@ struct SealedTamperTests {
             SealedContent.signedMessage(header: header, recipient: recipient, issuer: parent.publicKey, body: packed)
         }
         #expect(try Envelope(text: honest).open(with: child, now: now).issuerKey == parent.publicKey, "the builder makes good codes")
-        let other = SigningKeyPair.generate()
+        let other = IssuerKeyPair.generate()
         let cases: [(String, String)] = [
             ("signed by another key than the one it names", try forged(claimed: parent.publicKey, signer: other) { header, packed in
                 SealedContent.signedMessage(header: header, recipient: recipient, issuer: parent.publicKey, body: packed)
             }),
             ("signed without the domain separation", try forged(claimed: parent.publicKey, signer: parent) { header, packed in
-                header + recipient + parent.publicKey + packed
+                header + recipient + parent.publicKey.bytes + packed
             }),
             ("signed for another recipient", try forged(claimed: parent.publicKey, signer: parent) { header, packed in
                 SealedContent.signedMessage(header: header, recipient: ReceivingKeyPair.generate().publicKey.bytes, issuer: parent.publicKey, body: packed)

@@ -30,17 +30,17 @@ struct SealedTests {
     }
 
     @Test func fingerprintsAreShortAndStable() {
-        let pair = SigningKeyPair.generate(seed: [UInt8](repeating: 7, count: 32))
+        let pair = IssuerKeyPair.generate(seed: [UInt8](repeating: 7, count: 32))
         let print = pair.fingerprint
         #expect(print.count == 19)
-        #expect(print == SigningKeyPair.generate(seed: [UInt8](repeating: 7, count: 32)).fingerprint)
-        #expect(print != SigningKeyPair.generate(seed: [UInt8](repeating: 8, count: 32)).fingerprint)
+        #expect(print == IssuerKeyPair.generate(seed: [UInt8](repeating: 7, count: 32)).fingerprint)
+        #expect(print != IssuerKeyPair.generate(seed: [UInt8](repeating: 8, count: 32)).fingerprint)
     }
 
     @Test func roundTripOpensOnlyForTheRecipientAndHidesTheIssuer() throws {
         let child = ReceivingKeyPair.generate()
         let stranger = ReceivingKeyPair.generate()
-        let parent = SigningKeyPair.generate()
+        let parent = IssuerKeyPair.generate()
         let config = sampleConfig(extras: [JSON.Member("name", .string("Kåre"))])
         let text = try Envelope.seal(config, to: child.publicKey, issuer: parent, now: 1_800_000_000, lifetime: 86400)
         #expect(text.hasPrefix("LV3:"))
@@ -49,7 +49,7 @@ struct SealedTests {
             #expect(!text.contains(field))
         }
         let bytes = try #require(Base45.decode(String(text.dropFirst(4))))
-        #expect(!bytes.contains(parent.publicKey), "the outer bytes name no issuer")
+        #expect(!bytes.contains(parent.publicKey.bytes), "the outer bytes name no issuer")
         let content = try Envelope(text: text).open(with: child, now: 1_800_000_100)
         #expect(content.issuerKey == parent.publicKey)
         #expect(content.config == config)

@@ -32,7 +32,7 @@ struct VaultFormatV2Tests {
         var second = VaultSlot.wrap(fileKey, kind: tpmKind, id: 1, created: 1_738_324_801, parameters: tpmParameters.parameters,
                                     kek: tpmKEK, vaultSalt: vaultSalt, nonce: Array(0x68..<0x80))
         second.lastUsed = 1_738_411_200
-        let layout = VaultLayout(salt: vaultSalt, publicKeys: VaultPublicKeys(receiving: Array(0x80..<0xA0), issuer: Array(0xC0..<0xE0)),
+        let layout = VaultLayout(salt: vaultSalt, publicKeys: VaultPublicKeys(receiving: ReceivingKey(bytes: Array(0x80..<0xA0)), issuer: IssuerKey(bytes: Array(0xC0..<0xE0))),
                                  slots: [first, second])
         let bytes = VaultFormat.seal(SecureBytes(copying: fixture("plaintext.json")), master: fileKey, layout: layout, nonce: Array(0x10..<0x28))
         #expect(bytes == fixtureV2("vault"))
@@ -42,7 +42,7 @@ struct VaultFormatV2Tests {
     @Test func vectorOpensWithThePassphraseSlot() throws {
         let sealed = try VaultFormat.parse(fixtureV2("vault"))
         #expect(sealed.version == 2 && sealed.salt == vaultSalt && sealed.nonce == Array(0x10..<0x28))
-        #expect(sealed.publicKeys == VaultPublicKeys(receiving: Array(0x80..<0xA0), issuer: Array(0xC0..<0xE0)))
+        #expect(sealed.publicKeys == VaultPublicKeys(receiving: ReceivingKey(bytes: Array(0x80..<0xA0)), issuer: IssuerKey(bytes: Array(0xC0..<0xE0))))
         #expect(sealed.slots.map(\.id) == [0, 1] && sealed.slots.map(\.kind) == [.passphrase, tpmKind])
         #expect(sealed.slots.map(\.created) == [1_738_324_800, 1_738_324_801] && sealed.slots.map(\.lastUsed) == [0, 1_738_411_200])
         let opened = try #require(try VaultFormat.key(sealed, passphrase: passphrase))
@@ -113,7 +113,7 @@ struct VaultFormatV2Tests {
         var bytes = fixtureV2("vault")
         bytes[53] ^= 0x01  // the first byte of the receiving key
         let sealed = try VaultFormat.parse(bytes)
-        #expect(sealed.publicKeys?.receiving != Array(0x80..<0xA0))
+        #expect(sealed.publicKeys?.receiving?.bytes != Array(0x80..<0xA0))
         #expect(throws: LommeError(.damaged, "the vault's header was changed or damaged (its key check does not match the key a slot holds); restore it from the .bak next to it")) {
             try VaultFormat.open(sealed, passphrase: passphrase)
         }

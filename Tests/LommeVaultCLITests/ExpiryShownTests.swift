@@ -39,7 +39,7 @@ struct ExpiryShownTests {
         let env = ["LOMME_VAULT": box.vault]
         #expect(CLI.run(["init", "--child", "--passphrase-file", pw], environment: env).status == 0)
         let key = try ReceivingKey(text: CLI.run(["key", "--text", "--passphrase-file", pw], environment: env).out)
-        let issuer = SigningKeyPair.generate()
+        let issuer = IssuerKeyPair.generate()
         let now = Int64(time(nil))
         func code(issued: Int64, lifetime: Int64, _ name: String) throws -> String {
             let text = try Envelope.seal(sampleConfig(secret: name), to: key, issuer: issuer, now: issued, lifetime: lifetime)

@@ -106,7 +106,7 @@ struct HouseholdKeyChainTests {
         let stolen = try RecoveryKitTests.plaintext(thief.vault, thief.folder + "/pw")
         let signing = try #require((stolen["device"] as? [String: Any])?["signing"] as? [String: String])
         let publicKey = try #require(Sodium.unhex(signing["public"]!)), secretKey = try #require(Sodium.unhex(signing["secret"]!))
-        let issuer = try #require(SigningKeyPair(publicKey: publicKey, secretKey: SecureBytes(copying: secretKey)))
+        let issuer = try #require(IssuerKeyPair(publicKey: publicKey, secretKey: SecureBytes(copying: secretKey)))
         let code = try Envelope.seal(try Config(jsonBytes: Array(Sample.configB.utf8), checksums: false), to: home.anna.key, issuer: issuer,
                                      issuedMs: Int64(Date().timeIntervalSince1970 * 1000) + 60_000, lifetime: 3600)
         let annaVault = box.path + "/anna/vault"
@@ -125,11 +125,11 @@ struct HouseholdKeyChainTests {
         let home = try Household()
         let box = home.box
         let pinned = try #require(try home.pinned().child.flatMap(Sodium.unhex))
-        let strangerRoot = RecoveryKey.generate().householdKey, strangerIssuer = SigningKeyPair.generate()
+        let strangerRoot = RecoveryKey.generate().householdKey, strangerIssuer = IssuerKeyPair.generate()
         var extensions = SealedExtensions(credential: [UInt8](repeating: 1, count: 16))
         extensions.household = strangerRoot.publicKey
         extensions.vouch = try Vouch.make(strangerRoot, version: UInt64(Date().timeIntervalSince1970 * 1000) + 10_000_000,
-                                          issuers: [strangerIssuer.publicKey])
+                                          issuers: [strangerIssuer.publicKey.id])
         extensions.rotations = [try #require(RootRotation(bytes: pinned + [UInt8](repeating: 0x5A, count: 64)))]
         let code = try Envelope.seal(try Config(jsonBytes: Array(Sample.configA.utf8), checksums: false), to: home.anna.key, issuer: strangerIssuer,
                                      issuedMs: Int64(Date().timeIntervalSince1970 * 1000) + 60_000, lifetime: 3600, extensions: extensions)

@@ -13,7 +13,7 @@ struct PlainKeepsReplayTests {
     @Test func anOldSealedCodeIsStillRefusedAfterAPlainImport() throws {
         let box = CLI.Sandbox()
         let child = try Device("child", in: box)
-        let issuer = SigningKeyPair.generate()
+        let issuer = IssuerKeyPair.generate()
         let now = Int64(time(nil))
         let older = try Envelope.seal(SealedFlowTests.config, to: child.key, issuer: issuer, now: now - 120, lifetime: 3600)
         let newer = try Envelope.seal(SealedFlowTests.config, to: child.key, issuer: issuer, now: now - 60, lifetime: 3600)
@@ -38,7 +38,7 @@ struct PlainKeepsReplayTests {
     @Test func theLastSealedCodeAgainAfterAPlainImportIsRefused() throws {
         let box = CLI.Sandbox()
         let child = try Device("child", in: box)
-        let code = try Envelope.seal(SealedFlowTests.config, to: child.key, issuer: SigningKeyPair.generate(), now: Int64(time(nil)) - 60, lifetime: 3600)
+        let code = try Envelope.seal(SealedFlowTests.config, to: child.key, issuer: IssuerKeyPair.generate(), now: Int64(time(nil)) - 60, lifetime: 3600)
         #expect(child.run(["import", "--stdin", "--yes"], stdin: code).status == 0)
         let again = child.run(["import", "--stdin", "--yes"], stdin: code)
         #expect(again.status == 0 && again.stderr.contains("Unchanged"), "\(again.stderr)")

@@ -78,7 +78,7 @@ struct RoughEdgesTests {
         let box = CLI.Sandbox()
         let (env, pw) = Self.vault(box)
         let key = try ReceivingKey(text: CLI.run(["key", "--text"], environment: env).out)
-        let issuer = SigningKeyPair.generate()
+        let issuer = IssuerKeyPair.generate()
         let code = CLI.qrImage(try Envelope.seal(sampleConfig(), to: key, issuer: issuer, now: Int64(time(nil)), lifetime: 3600), in: box)
         let imported = CLI.run(["import", code, "--yes", "--passphrase-file", pw], environment: env)
         #expect(imported.status == 0, "\(imported.stderr)")

@@ -57,13 +57,13 @@ struct SealedAttackTests {
         #expect(!named, "the code's outer bytes name the issuer")
 
         // The photographer's version-1 attack: put their own key where the issuer's was and sign it all.
-        let stranger = SigningKeyPair.generate()
+        let stranger = IssuerKeyPair.generate()
         var forged = bytes
-        forged.replaceSubrange(41..<73, with: stranger.publicKey)
+        forged.replaceSubrange(41..<73, with: stranger.publicKey.bytes)
         let body = Array(forged.dropLast(64))
         let resigned = prefix + Base45.encode(body + PublicKeyCrypto.sign(body, secretKey: stranger.secretKey))
         // And a version-1 envelope of their own around the real code's box.
-        let header = [UInt8(1)] + Array(bytes[1..<41]) + stranger.publicKey
+        let header = [UInt8(1)] + Array(bytes[1..<41]) + stranger.publicKey.bytes
         let rewrapped = header + Array(bytes[41...])
         let wrapped = "LV1:" + Base45.encode(rewrapped + PublicKeyCrypto.sign(rewrapped, secretKey: stranger.secretKey))
 
@@ -71,7 +71,7 @@ struct SealedAttackTests {
         for (what, text) in [("re-signed", resigned), ("re-wrapped", wrapped)] {
             let shown = child.run(["import", "--stdin", "--yes"], stdin: text)
             Self.expectRefusal(shown, 7, "code", what)
-            #expect(!shown.stderr.contains(Fingerprint.of(stranger.publicKey)), "\(what): the stranger's key is offered as the issuer")
+            #expect(!shown.stderr.contains(stranger.publicKey.fingerprint), "\(what): the stranger's key is offered as the issuer")
             #expect(readFile(box.path + "/child/vault") == before, "\(what): the vault changed")
         }
         // The parent's real code still imports and pins the parent.
@@ -83,11 +83,11 @@ struct SealedAttackTests {
     @Test func craftedTimesCrashNeitherScanNorImport() throws {
         let box = CLI.Sandbox()
         let child = try Device("child", in: box)
-        let crafter = SigningKeyPair.generate()
+        let crafter = IssuerKeyPair.generate()
         let farYear: UInt64 = 67_768_006_275_743_760  // year 2147484600: tm_year fits an Int32, tm_year + 1900 does not
         for (issued, expires) in [(UInt64(1_800_000_000), UInt64(Int64.max)), (farYear, farYear + 3600)] {
             let fields = Envelope.bigEndian(issued) + Envelope.bigEndian(expires) + PublicKeyCrypto.randomBytes(16) + child.key.keyId
-            let v1 = [UInt8(1)] + fields + crafter.publicKey + PublicKeyCrypto.randomBytes(120)
+            let v1 = [UInt8(1)] + fields + crafter.publicKey.bytes + PublicKeyCrypto.randomBytes(120)
             let v2 = [UInt8(2)] + fields + PublicKeyCrypto.randomBytes(200)
             let v3 = [UInt8(3)] + fields + PublicKeyCrypto.randomBytes(200)
             let codes = [("LV1", "LV1:" + Base45.encode(v1 + PublicKeyCrypto.sign(v1, secretKey: crafter.secretKey))),

@@ -41,7 +41,7 @@ struct SealedFlowTests {
                 return (String(parts[0]), String(parts[1]))
             })
         let child = ReceivingKeyPair.generate(seed: Sodium.unhex(keys["child-box-seed"]!)!)
-        let parent = SigningKeyPair.generate(seed: Sodium.unhex(keys["parent-sign-seed"]!)!)
+        let parent = IssuerKeyPair.generate(seed: Sodium.unhex(keys["parent-sign-seed"]!)!)
         let text = String(decoding: readFile(directory + "envelope.txt"), as: UTF8.self).trimmingASCIIWhitespace()
         let envelope = try Envelope(text: text)
         #expect(envelope.issued == Int64(keys["issued"]!)!)
@@ -126,8 +126,8 @@ struct SealedFlowTests {
         let box = CLI.Sandbox()
         let child = try Device("child", in: box)
         let now = Int64(time(nil))
-        let issuer = SigningKeyPair.generate()
-        func sealed(_ issuedAt: Int64, lifetime: Int64 = 3600, to key: ReceivingKey? = nil, by: SigningKeyPair? = nil) -> String {
+        let issuer = IssuerKeyPair.generate()
+        func sealed(_ issuedAt: Int64, lifetime: Int64 = 3600, to key: ReceivingKey? = nil, by: IssuerKeyPair? = nil) -> String {
             try! Envelope.seal(Self.config, to: key ?? child.key, issuer: by ?? issuer, now: issuedAt, lifetime: lifetime)
         }
         func refused(_ text: String, _ words: String, extra: [String] = []) {
@@ -158,7 +158,7 @@ struct SealedFlowTests {
         #expect(replay.status == 0 && replay.stderr.contains("imported already"))
 
         // Another issuer: refused, both fingerprints shown, unless trusted.
-        let stranger = SigningKeyPair.generate()
+        let stranger = IssuerKeyPair.generate()
         let other = sealed(now + 1, by: stranger)
         refused(other, stranger.fingerprint)
         refused(other, issuer.fingerprint)

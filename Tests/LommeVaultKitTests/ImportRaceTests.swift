@@ -31,7 +31,7 @@ struct ImportRaceTests {
         let pw = child.file("pw", servicePhrase)
         let keys = try Provisioning(child.context(ScriptedInteraction())).createVault(source: .file(pw), noPrompt: false, refusal: "").identity
         let now = Int64(time(nil))
-        let parent = SigningKeyPair.generate(), stranger = SigningKeyPair.generate()
+        let parent = IssuerKeyPair.generate(), stranger = IssuerKeyPair.generate()
         let parents = try Envelope.seal(sampleConfig(secret: "parent's"), to: keys.receiving.publicKey, issuer: parent, now: now, lifetime: 3600)
         let strangers = try Envelope.seal(sampleConfig(secret: "stranger's"), to: keys.receiving.publicKey, issuer: stranger, now: now + 1, lifetime: 3600)
         var request = ImportService.Request()

@@ -112,7 +112,7 @@ struct RecoveryServiceTests {
         let restored = try service.restore(.photo(text: key.qrText, path: "kit.jpg"))
         #expect(restored.root.publicKey == lost.publicKey, "the same household key")
         #expect(restored.root.vouch.version > lost.vouch.version, "a newer vouch (milliseconds): \(restored.root.vouch.version) \(lost.vouch.version)")
-        #expect(restored.root.vouch.issuers == [Vouch.id(of: restored.identity.signing.publicKey)], "only the new laptop")
+        #expect(restored.root.vouch.issuers == [restored.identity.signing.publicKey.id], "only the new laptop")
         let again = #expect(throws: LommeError.self) { try service.restore(.photo(text: key.qrText, path: "kit.jpg")) }
         #expect(again?.code == .failure && again?.reason == .vaultExists)
         // The kit opens the new laptop's vault too.

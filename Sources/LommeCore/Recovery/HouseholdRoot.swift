@@ -9,7 +9,7 @@
 /// (A vault written before chains kept the one last rotation as `"rotation": HEX`; it is
 /// read as a chain of one.)
 package struct HouseholdRoot: Sendable, Equatable {
-    package var publicKey: [UInt8]
+    package var publicKey: HouseholdKey
     package var vouch: Vouch
     /// Every rotation from the household's first key to this one, oldest first: a child
     /// that pinned any earlier key follows them to this one (docs/CODES.md, "Rotations").
@@ -19,7 +19,7 @@ package struct HouseholdRoot: Sendable, Equatable {
 
     static let known: Set<String> = ["public", "vouch", "rotations", "rotation", "made"]
 
-    package init(publicKey: [UInt8], vouch: Vouch, rotations: [RootRotation] = [], made: String) {
+    package init(publicKey: HouseholdKey, vouch: Vouch, rotations: [RootRotation] = [], made: String) {
         self.publicKey = publicKey
         self.vouch = vouch
         self.rotations = rotations
@@ -27,11 +27,10 @@ package struct HouseholdRoot: Sendable, Equatable {
     }
 
     /// The household's fingerprint, as the kit and `status` show it.
-    package var fingerprint: String { Fingerprint.of(publicKey) }
+    package var fingerprint: String { publicKey.fingerprint }
 
     init?(json: JSON) {
-        guard case .object(let members) = json, let key = json["public"]?.stringValue.flatMap(Sodium.unhex),
-              key.count == PublicKeyCrypto.signPublicKeySize,
+        guard case .object(let members) = json, let key = json["public"]?.stringValue.flatMap(HouseholdKey.init(hex:)),
               let vouch = json["vouch"]?.stringValue.flatMap(Sodium.unhex).flatMap(Vouch.init(bytes:)),
               vouch.isSigned(by: key), let made = json["made"]?.stringValue
         else { return nil }
@@ -53,7 +52,7 @@ package struct HouseholdRoot: Sendable, Equatable {
 
     var json: JSON {
         var members = [
-            JSON.Member("public", .string(Sodium.hex(publicKey))),
+            JSON.Member("public", .string(publicKey.hex)),
             JSON.Member("vouch", .string(Sodium.hex(vouch.bytes))),
         ]
         if !rotations.isEmpty { members.append(JSON.Member("rotations", .array(rotations.map { .string(Sodium.hex($0.bytes)) }))) }
@@ -67,40 +66,40 @@ package struct HouseholdRoot: Sendable, Equatable {
 ///
 ///     "household": {"key": HEX, "vouch": HEX, "pinned": TIME, "revoked": [HEX, …]}
 package struct HouseholdPin: Sendable, Equatable {
-    package var key: [UInt8]
+    package var key: HouseholdKey
     package var vouch: Vouch
     package var pinned: String
-    /// The ids (`Vouch.id`) of issuers this device once took codes from, or saw named by an
+    /// The ids (`IssuerKey.id`) of issuers this device once took codes from, or saw named by an
     /// earlier vouch of the household, that the pinned vouch no longer names: their codes
     /// are refused whatever they carry and whatever the flags (a stolen laptop the
     /// household revoked cannot come back with `--trust-new-issuer`).
-    package var revoked: [[UInt8]] = []
+    package var revoked: [IssuerID] = []
 
-    package init(key: [UInt8], vouch: Vouch, pinned: String, revoked: [[UInt8]] = []) {
+    package init(key: HouseholdKey, vouch: Vouch, pinned: String, revoked: [IssuerID] = []) {
         self.key = key
         self.vouch = vouch
         self.pinned = pinned
         self.revoked = revoked
     }
 
-    package var fingerprint: String { Fingerprint.of(key) }
+    package var fingerprint: String { key.fingerprint }
 
-    /// True when the issuer whose key is `issuerKey` was revoked: named once, no more.
-    package func revokes(_ issuerKey: [UInt8]) -> Bool { revoked.contains(Vouch.id(of: issuerKey)) }
+    /// True when the issuer whose key is `issuer` was revoked: named once, no more.
+    package func revokes(_ issuer: IssuerKey) -> Bool { revoked.contains(issuer.id) }
 
     /// This pin after `newer` (a newer vouch, of this key or of one it rotated to): every
     /// issuer named before, or `formerIssuer` (whom the device took codes from), that the
     /// newer vouch does not name is revoked from then on; one it names again is not.
-    package func following(key newKey: [UInt8], vouch newer: Vouch, formerIssuer: [UInt8]?, now: String) -> HouseholdPin {
+    package func following(key newKey: HouseholdKey, vouch newer: Vouch, formerIssuer: IssuerKey?, now: String) -> HouseholdPin {
         var ids = revoked + vouch.issuers
-        if let formerIssuer { ids.append(Vouch.id(of: formerIssuer)) }
-        var kept: [[UInt8]] = []
+        if let formerIssuer { ids.append(formerIssuer.id) }
+        var kept: [IssuerID] = []
         for id in ids where !newer.issuers.contains(id) && !kept.contains(id) { kept.append(id) }
         return HouseholdPin(key: newKey, vouch: newer, pinned: newKey == key ? pinned : now, revoked: kept)
     }
 
     init?(json: JSON) {
-        guard let key = json["key"]?.stringValue.flatMap(Sodium.unhex), key.count == PublicKeyCrypto.signPublicKeySize,
+        guard let key = json["key"]?.stringValue.flatMap(HouseholdKey.init(hex:)),
               let vouch = json["vouch"]?.stringValue.flatMap(Sodium.unhex).flatMap(Vouch.init(bytes:)), vouch.isSigned(by: key),
               let pinned = json["pinned"]?.stringValue
         else { return nil }
@@ -108,7 +107,7 @@ package struct HouseholdPin: Sendable, Equatable {
         if let list = json["revoked"] {
             guard case .array(let items) = list else { return nil }
             for item in items {
-                guard let id = item.stringValue.flatMap(Sodium.unhex), id.count == Vouch.idSize else { return nil }
+                guard let id = item.stringValue.flatMap(IssuerID.init(hex:)) else { return nil }
                 revoked.append(id)
             }
         }
@@ -116,11 +115,11 @@ package struct HouseholdPin: Sendable, Equatable {
 
     var json: JSON {
         var members = [
-            JSON.Member("key", .string(Sodium.hex(key))),
+            JSON.Member("key", .string(key.hex)),
             JSON.Member("vouch", .string(Sodium.hex(vouch.bytes))),
             JSON.Member("pinned", .string(pinned)),
         ]
-        if !revoked.isEmpty { members.append(JSON.Member("revoked", .array(revoked.map { .string(Sodium.hex($0)) }))) }
+        if !revoked.isEmpty { members.append(JSON.Member("revoked", .array(revoked.map { .string($0.hex) }))) }
         return .object(members)
     }
 }

@@ -151,10 +151,10 @@ package struct RecoveryKey: Sendable {
 
     /// The household key (Ed25519), the same on every machine the key is typed into:
     /// its seed is `BLAKE2b-256("lomme-vault household key v1" 0x00, key: secret)`.
-    package var householdKey: SigningKeyPair {
+    package var householdKey: HouseholdKeyPair {
         var seed = Sodium.blake2b(Array("lomme-vault household key v1".utf8) + [0], length: 32, key: secret)
         defer { SecureBytes.wipe(&seed) }
-        return SigningKeyPair.generate(seed: seed)
+        return HouseholdKeyPair.generate(seed: seed)
     }
 
     /// The check value of a group's four values.

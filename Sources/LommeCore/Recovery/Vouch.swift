@@ -14,21 +14,17 @@ package struct Vouch: Sendable, Equatable {
 
     /// When it was signed, as people read it.
     package var signed: String { VaultContents.timestamp(Int(clamping: version / 1000)) }
-    package let issuers: [[UInt8]]
+    /// The issuers it names.
+    package let issuers: [IssuerID]
     let signature: [UInt8]
 
     static let format: UInt8 = 1
-    static let idSize = 16
     static let domain = Array("lomme-vault vouch v1".utf8) + [0]
     /// At most this many issuers (a household of several parents' machines, not more).
     static let maximumIssuers = 8
 
-    /// The id a vouch names an issuer by.
-    package static func id(of issuerKey: [UInt8]) -> [UInt8] { Sodium.blake2b(issuerKey, length: idSize) }
-
-    /// Signs a vouch naming `issuers` (their Ed25519 keys or ids) with the household key.
-    package static func make(_ household: SigningKeyPair, version: UInt64, issuers: [[UInt8]]) throws(LommeError) -> Vouch {
-        let ids = issuers.map { $0.count == idSize ? $0 : id(of: $0) }
+    /// Signs a vouch naming `ids` (`IssuerKey.id`) with the household key.
+    package static func make(_ household: HouseholdKeyPair, version: UInt64, issuers ids: [IssuerID]) throws(LommeError) -> Vouch {
         guard !ids.isEmpty else {
             throw LommeError.usage(.vouchEmpty, "a vouch must name at least one issuer (this machine's); nothing was signed")
         }
@@ -36,18 +32,18 @@ package struct Vouch: Sendable, Equatable {
             throw LommeError.usage(.vouchEmpty, "a vouch names at most \(maximumIssuers) issuers; nothing was signed")
         }
         let body = Self.body(version: version, ids: ids)
-        let signature = PublicKeyCrypto.sign(domain + household.publicKey + body, secretKey: household.secretKey)
+        let signature = PublicKeyCrypto.sign(domain + household.publicKey.bytes + body, secretKey: household.secretKey)
         return Vouch(version: version, issuers: ids, signature: signature)
     }
 
-    private init(version: UInt64, issuers: [[UInt8]], signature: [UInt8]) {
+    private init(version: UInt64, issuers: [IssuerID], signature: [UInt8]) {
         self.version = version
         self.issuers = issuers
         self.signature = signature
     }
 
-    static func body(version: UInt64, ids: [[UInt8]]) -> [UInt8] {
-        [format] + Envelope.bigEndian(version) + [UInt8(ids.count)] + ids.flatMap { $0 }
+    static func body(version: UInt64, ids: [IssuerID]) -> [UInt8] {
+        [format] + Envelope.bigEndian(version) + [UInt8(ids.count)] + ids.flatMap(\.bytes)
     }
 
     package var bytes: [UInt8] { Self.body(version: version, ids: issuers) + signature }
@@ -57,9 +53,9 @@ package struct Vouch: Sendable, Equatable {
         var reader = ByteReader(bytes)
         guard reader.byte() == Vouch.format, let version = reader.uint64(), let count = reader.byte(),
               count > 0, Int(count) <= Vouch.maximumIssuers else { return nil }
-        var ids: [[UInt8]] = []
+        var ids: [IssuerID] = []
         for _ in 0..<count {
-            guard let id = reader.take(Vouch.idSize) else { return nil }
+            guard let id = reader.take(IssuerID.size).flatMap(IssuerID.init(bytes:)) else { return nil }
             ids.append(id)
         }
         guard let signature = reader.take(PublicKeyCrypto.signatureSize), reader.isAtEnd else { return nil }
@@ -67,12 +63,12 @@ package struct Vouch: Sendable, Equatable {
     }
 
     /// True when the household key `root` signed it.
-    package func isSigned(by root: [UInt8]) -> Bool {
-        PublicKeyCrypto.verify(signature, of: Vouch.domain + root + Self.body(version: version, ids: issuers), publicKey: root)
+    package func isSigned(by root: HouseholdKey) -> Bool {
+        root.verifies(signature, of: Vouch.domain + root.bytes + Self.body(version: version, ids: issuers))
     }
 
-    /// True when it names the issuer whose key is `issuerKey`.
-    package func names(_ issuerKey: [UInt8]) -> Bool { issuers.contains(Vouch.id(of: issuerKey)) }
+    /// True when it names the issuer whose key is `issuer`.
+    package func names(_ issuer: IssuerKey) -> Bool { issuers.contains(issuer.id) }
 }
 
 /// A new household key vouched for by the old one (a new recovery kit made with the old):
@@ -80,45 +76,45 @@ package struct Vouch: Sendable, Equatable {
 /// `"lomme-vault household rotation v1" 0x00 · old key · new key`. A child that pinned the
 /// old key takes the new one from a code that carries this.
 package struct RootRotation: Sendable, Equatable {
-    package let old: [UInt8]
+    package let old: HouseholdKey
     let signature: [UInt8]
 
     static let domain = Array("lomme-vault household rotation v1".utf8) + [0]
     static let size = 32 + 64
 
-    package static func make(from old: SigningKeyPair, to new: [UInt8]) -> RootRotation {
-        RootRotation(old: old.publicKey, signature: PublicKeyCrypto.sign(domain + old.publicKey + new, secretKey: old.secretKey))
+    package static func make(from old: HouseholdKeyPair, to new: HouseholdKey) -> RootRotation {
+        RootRotation(old: old.publicKey, signature: PublicKeyCrypto.sign(domain + old.publicKey.bytes + new.bytes, secretKey: old.secretKey))
     }
 
-    private init(old: [UInt8], signature: [UInt8]) {
+    private init(old: HouseholdKey, signature: [UInt8]) {
         self.old = old
         self.signature = signature
     }
 
     package init?(bytes: [UInt8]) {
-        guard bytes.count == RootRotation.size else { return nil }
-        self.init(old: Array(bytes.prefix(32)), signature: Array(bytes.suffix(64)))
+        guard bytes.count == RootRotation.size, let old = HouseholdKey(bytes: Array(bytes.prefix(32))) else { return nil }
+        self.init(old: old, signature: Array(bytes.suffix(64)))
     }
 
-    package var bytes: [UInt8] { old + signature }
+    package var bytes: [UInt8] { old.bytes + signature }
 
     /// True when the old key signed `new` as its successor.
-    package func vouches(for new: [UInt8]) -> Bool {
-        PublicKeyCrypto.verify(signature, of: RootRotation.domain + old + new, publicKey: old)
+    package func vouches(for new: HouseholdKey) -> Bool {
+        old.verifies(signature, of: RootRotation.domain + old.bytes + new.bytes)
     }
 
     /// True when `chain` (oldest first) leads, link by link, to `key`: each link signed by
     /// its old key for the next link's old key, the last for `key` itself, no key twice.
     /// An empty chain leads to any key (there is nothing to follow).
-    package static func leads(_ chain: [RootRotation], to key: [UInt8]) -> Bool {
+    package static func leads(_ chain: [RootRotation], to key: HouseholdKey) -> Bool {
         let keys = chain.map(\.old) + [key]
-        guard Set(keys.map { Sodium.hex($0) }).count == keys.count else { return false }
+        guard Set(keys).count == keys.count else { return false }
         return chain.indices.allSatisfy { chain[$0].vouches(for: keys[$0 + 1]) }
     }
 
     /// The links after `pinned` in `chain` (what a device that pinned `pinned` follows), or
     /// nil when `pinned` is none of the chain's old keys.
-    package static func links(after pinned: [UInt8], in chain: [RootRotation]) -> ArraySlice<RootRotation>? {
+    package static func links(after pinned: HouseholdKey, in chain: [RootRotation]) -> ArraySlice<RootRotation>? {
         chain.firstIndex { $0.old == pinned }.map { chain[$0...] }
     }
 

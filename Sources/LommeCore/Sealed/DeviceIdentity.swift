@@ -9,9 +9,9 @@
 ///                "lastIssued": SECONDS, "lastIssuedMs": MS}
 package struct DeviceIdentity: Sendable {
     package var receiving: ReceivingKeyPair
-    package var signing: SigningKeyPair
+    package var signing: IssuerKeyPair
     /// The Ed25519 key of the parent whose codes this device accepts (pinned on first use).
-    package var pinnedIssuer: [UInt8]?
+    package var pinnedIssuer: IssuerKey?
     package var pinnedSince: String?
     /// The last sealed code imported: the same id again changes nothing, an older issue
     /// time is a rollback, and `lomme-vault receipt` names it.
@@ -33,10 +33,10 @@ package struct DeviceIdentity: Sendable {
         package var issuedMs: Int64
         /// Who issued it and the credential fingerprint it carried (format 3): what a
         /// receipt is made for and names. Nil for a code recorded before receipts.
-        package var issuer: [UInt8]?
+        package var issuer: IssuerKey?
         package var credential: [UInt8]?
 
-        package init(id: [UInt8], issuedMs: Int64, issuer: [UInt8]? = nil, credential: [UInt8]? = nil) {
+        package init(id: [UInt8], issuedMs: Int64, issuer: IssuerKey? = nil, credential: [UInt8]? = nil) {
             self.id = id
             self.issuedMs = issuedMs
             self.issuer = issuer
@@ -48,7 +48,7 @@ package struct DeviceIdentity: Sendable {
         DeviceIdentity(receiving: .generate(), signing: .generate())
     }
 
-    package init(receiving: ReceivingKeyPair, signing: SigningKeyPair) {
+    package init(receiving: ReceivingKeyPair, signing: IssuerKeyPair) {
         self.receiving = receiving
         self.signing = signing
     }
@@ -68,10 +68,10 @@ package struct DeviceIdentity: Sendable {
         let (boxPublic, boxSecret) = try pair("receiving", secretSize: PublicKeyCrypto.boxSecretKeySize)
         let (signPublic, signSecret) = try pair("signing", secretSize: PublicKeyCrypto.signSecretKeySize)
         guard let receiving = ReceivingKeyPair(publicKey: boxPublic, secretKey: boxSecret) else { throw damaged("receiving") }
-        guard let signing = SigningKeyPair(publicKey: signPublic, secretKey: signSecret) else { throw damaged("signing") }
+        guard let signing = IssuerKeyPair(publicKey: signPublic, secretKey: signSecret) else { throw damaged("signing") }
         self.init(receiving: receiving, signing: signing)
         if let issuer = json["issuer"] {
-            guard let hex = issuer["key"]?.stringValue, let key = Sodium.unhex(hex), key.count == PublicKeyCrypto.signPublicKeySize else {
+            guard let key = issuer["key"]?.stringValue.flatMap(IssuerKey.init(hex:)) else {
                 throw damaged("issuer")
             }
             pinnedIssuer = key
@@ -94,7 +94,7 @@ package struct DeviceIdentity: Sendable {
             else { throw damaged("lastEnvelope") }
             var code = ImportedCode(id: id, issuedMs: issuedMs)
             if let issuer = last["issuer"] {
-                guard let key = issuer.stringValue.flatMap(Sodium.unhex), key.count == PublicKeyCrypto.signPublicKeySize else {
+                guard let key = issuer.stringValue.flatMap(IssuerKey.init(hex:)) else {
                     throw damaged("lastEnvelope")
                 }
                 code.issuer = key
@@ -122,12 +122,12 @@ package struct DeviceIdentity: Sendable {
                 JSON.Member("secret", .string(SecretHex.encode(receiving.secretKey))),
             ])),
             JSON.Member("signing", .object([
-                JSON.Member("public", .string(Sodium.hex(signing.publicKey))),
+                JSON.Member("public", .string(signing.publicKey.hex)),
                 JSON.Member("secret", .string(SecretHex.encode(signing.secretKey))),
             ])),
         ]
         if let pinnedIssuer {
-            var issuer = [JSON.Member("key", .string(Sodium.hex(pinnedIssuer)))]
+            var issuer = [JSON.Member("key", .string(pinnedIssuer.hex))]
             if let pinnedSince { issuer.append(JSON.Member("pinned", .string(pinnedSince))) }
             members.append(JSON.Member("issuer", .object(issuer)))
         }
@@ -137,7 +137,7 @@ package struct DeviceIdentity: Sendable {
                 JSON.Member("issued", .number(String(lastEnvelope.issuedMs / 1000))),
                 JSON.Member("issuedMs", .number(String(lastEnvelope.issuedMs))),
             ]
-            if let issuer = lastEnvelope.issuer { code.append(JSON.Member("issuer", .string(Sodium.hex(issuer)))) }
+            if let issuer = lastEnvelope.issuer { code.append(JSON.Member("issuer", .string(issuer.hex))) }
             if let credential = lastEnvelope.credential { code.append(JSON.Member("credential", .string(Sodium.hex(credential)))) }
             members.append(JSON.Member("lastEnvelope", .object(code)))
         }

@@ -1,6 +1,6 @@
 /// A device's package receiving key (X25519) as people handle it: a checksummed text
 /// (`lvk1…`, Bech32 like `age1…` keys) and a short fingerprint to compare by eye.
-package struct ReceivingKey: Sendable, Equatable {
+package struct ReceivingKey: Sendable, Hashable {
     package static let textPrefix = "lvk"
     package let bytes: [UInt8]
 

@@ -51,7 +51,7 @@ package struct Envelope: Sendable, Equatable {
     /// Seals `config` to `recipient`, signed inside the box with the issuer's Ed25519 key,
     /// issued at `issuedMs` (Unix milliseconds) and valid for `lifetime` seconds.
     package static func seal(
-        _ config: Config, to recipient: ReceivingKey, issuer: SigningKeyPair, issuedMs: Int64, lifetime: Int64,
+        _ config: Config, to recipient: ReceivingKey, issuer: IssuerKeyPair, issuedMs: Int64, lifetime: Int64,
         extensions: SealedExtensions = SealedExtensions()
     ) throws(LommeError) -> String {
         guard issuedMs >= 0, issuedMs / 1000 <= maxTime - maxLifetime, lifetime > 0, lifetime <= maxLifetime else {
@@ -64,7 +64,7 @@ package struct Envelope: Sendable, Equatable {
         var message = SealedContent.signedMessage(header: header, recipient: recipient.bytes, issuer: issuer.publicKey, body: body)
         defer { PublicKeyCrypto.wipe(&message) }
         let signature = PublicKeyCrypto.sign(message, secretKey: issuer.secretKey)
-        var inner = issuer.publicKey + signature + body
+        var inner = issuer.publicKey.bytes + signature + body
         defer { PublicKeyCrypto.wipe(&inner) }
         guard let box = PublicKeyCrypto.seal(inner, to: recipient.bytes) else {
             throw LommeError.usage(ReceivingKey.unusableMessage)
@@ -73,7 +73,7 @@ package struct Envelope: Sendable, Equatable {
     }
 
     /// `seal` at a time in whole seconds (tests and fixtures).
-    package static func seal(_ config: Config, to recipient: ReceivingKey, issuer: SigningKeyPair, now: Int64,
+    package static func seal(_ config: Config, to recipient: ReceivingKey, issuer: IssuerKeyPair, now: Int64,
                              lifetime: Int64) throws(LommeError) -> String {
         guard now >= 0, now <= maxTime else {
             throw LommeError.usage("a sealed code is valid from 1 second to 30 days, from a clock between 1970 and 9999")

@@ -23,28 +23,33 @@ package struct ReceivingKeyPair: Sendable {
     }
 }
 
-/// A device's signing key pair (Ed25519), for issuing sealed codes; kept in the vault.
-package struct SigningKeyPair: Sendable {
-    package let publicKey: [UInt8]
+/// An Ed25519 key pair, its role named by its public half's type: the device's issuer pair
+/// (`IssuerKeyPair`, kept in the vault, signs sealed codes) or the household key's
+/// (`HouseholdKeyPair`, derived from the recovery key when it is typed, never kept).
+package struct SigningKeyPair<PublicKey: SigningPublicKey>: Sendable {
+    package let publicKey: PublicKey
     package let secretKey: SecureBytes
 
     package static func generate(seed: [UInt8]? = nil) -> SigningKeyPair {
         let pair = PublicKeyCrypto.signKeyPair(seed: seed)
-        return SigningKeyPair(checkedPublicKey: pair.publicKey, secretKey: pair.secretKey)
+        return SigningKeyPair(publicKey: PublicKey(bytes: pair.publicKey)!, secretKey: pair.secretKey)
     }
 
     /// nil unless both keys have their sizes.
     package init?(publicKey: [UInt8], secretKey: SecureBytes) {
-        guard publicKey.count == PublicKeyCrypto.signPublicKeySize, secretKey.count == PublicKeyCrypto.signSecretKeySize else {
-            return nil
-        }
-        self.init(checkedPublicKey: publicKey, secretKey: secretKey)
+        guard let key = PublicKey(bytes: publicKey), secretKey.count == PublicKeyCrypto.signSecretKeySize else { return nil }
+        self.init(publicKey: key, secretKey: secretKey)
     }
 
-    init(checkedPublicKey: [UInt8], secretKey: SecureBytes) {
-        publicKey = checkedPublicKey
+    init(publicKey: PublicKey, secretKey: SecureBytes) {
+        self.publicKey = publicKey
         self.secretKey = secretKey
     }
 
-    package var fingerprint: String { Fingerprint.of(publicKey) }
+    package var fingerprint: String { publicKey.fingerprint }
 }
+
+/// This device's issuer key pair (`device.signing` in the vault).
+package typealias IssuerKeyPair = SigningKeyPair<IssuerKey>
+/// The household key's pair, derived from the recovery key (`RecoveryKey.householdKey`).
+package typealias HouseholdKeyPair = SigningKeyPair<HouseholdKey>

@@ -39,7 +39,7 @@ package struct Receipt: Sendable, Equatable {
         guard let issuer = code.issuer, let credential = code.credential else {
             throw LommeError(.notFound, .receiptNothingToName, "the last sealed code imported here was made by a lomme-vault from before receipts; ask the parent for a new code, import it, then make the receipt")
         }
-        guard let parent = PublicKeyCrypto.boxKey(ofSigningKey: issuer) else {
+        guard let parent = PublicKeyCrypto.boxKey(ofSigningKey: issuer.bytes) else {
             throw LommeError(.damaged, "the pinned issuer key cannot receive a receipt (it is not a valid key); restore the .bak")
         }
         let nonce = code.id + PublicKeyCrypto.randomBytes(PublicKeyCrypto.boxNonceSize - idSize)
@@ -70,7 +70,7 @@ package struct Receipt: Sendable, Equatable {
 
     /// The credential fingerprint the receipt names, when it was made by the device whose
     /// receiving key is `child` for the issuer whose keys are `issuer`; nil otherwise.
-    package func open(from child: ReceivingKey, issuer: SigningKeyPair) -> [UInt8]? {
+    package func open(from child: ReceivingKey, issuer: IssuerKeyPair) -> [UInt8]? {
         let secret = PublicKeyCrypto.boxSecretKey(ofSigningKey: issuer.secretKey)
         return PublicKeyCrypto.openBox(box, nonce: nonce, from: child.bytes, to: secret)
     }

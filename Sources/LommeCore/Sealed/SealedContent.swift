@@ -12,19 +12,19 @@
 /// so it cannot be taken for a signature of anything else, cannot be moved to another
 /// header (times, id) or another recipient, and only someone who can open the box sees it.
 package struct SealedContent: Sendable {
-    package let issuerKey: [UInt8]
+    package let issuerKey: IssuerKey
     package let config: Config
     /// What a format-3 code carries besides the config (empty for format 2).
     package let extensions: SealedExtensions
 
     static let minimumSize = PublicKeyCrypto.signPublicKeySize + PublicKeyCrypto.signatureSize + 1
 
-    package var issuerFingerprint: String { Fingerprint.of(issuerKey) }
+    package var issuerFingerprint: String { issuerKey.fingerprint }
 
     static func domain(_ version: UInt8) -> [UInt8] { Array("lomme-vault sealed code v\(version)".utf8) + [0] }
 
-    static func signedMessage(header: [UInt8], recipient: [UInt8], issuer: [UInt8], body: [UInt8]) -> [UInt8] {
-        domain(header[0]) + header + recipient + issuer + body
+    static func signedMessage(header: [UInt8], recipient: [UInt8], issuer: IssuerKey, body: [UInt8]) -> [UInt8] {
+        domain(header[0]) + header + recipient + issuer.bytes + body
     }
 
     /// A format-3 body: the packed config's length and bytes, then the extensions.
@@ -39,7 +39,7 @@ package struct SealedContent: Sendable {
     init(_ inner: [UInt8], version: UInt8, header: [UInt8], recipient: [UInt8], checksums: Bool,
          afterSignature: () throws(LommeError) -> Void = {}) throws(LommeError) {
         var reader = ByteReader(inner)
-        guard inner.count >= SealedContent.minimumSize, let issuer = reader.take(PublicKeyCrypto.signPublicKeySize),
+        guard inner.count >= SealedContent.minimumSize, let issuer = reader.take(IssuerKey.size).flatMap(IssuerKey.init(bytes:)),
             let signature = reader.take(PublicKeyCrypto.signatureSize), var body = reader.take(reader.remaining)
         else {
             throw LommeError.refused(.codeTooShort, "the sealed code's contents are too short to be whole; ask for a new QR code")
@@ -47,7 +47,7 @@ package struct SealedContent: Sendable {
         defer { PublicKeyCrypto.wipe(&body) }
         var message = SealedContent.signedMessage(header: header, recipient: recipient, issuer: issuer, body: body)
         defer { PublicKeyCrypto.wipe(&message) }
-        guard PublicKeyCrypto.verify(signature, of: message, publicKey: issuer) else {
+        guard issuer.verifies(signature, of: message) else {
             throw LommeError.refused(.codeTampered, "the sealed code has been tampered with (the issuer's signature inside it does not match); do not use it")
         }
         try afterSignature()

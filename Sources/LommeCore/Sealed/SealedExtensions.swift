@@ -14,13 +14,13 @@
 /// there); a known tag of the wrong size, tags out of order or twice make the code malformed.
 package struct SealedExtensions: Sendable, Equatable {
     package var credential: [UInt8]?
-    package var household: [UInt8]?
+    package var household: HouseholdKey?
     package var vouch: Vouch?
     /// The chain of rotations from the household's first key to `household`, oldest first
     /// (tags 5 and 4: a device that knows only tag 4 follows the last one, as before chains).
     package var rotations: [RootRotation]
 
-    package init(credential: [UInt8]? = nil, household: [UInt8]? = nil, vouch: Vouch? = nil, rotations: [RootRotation] = []) {
+    package init(credential: [UInt8]? = nil, household: HouseholdKey? = nil, vouch: Vouch? = nil, rotations: [RootRotation] = []) {
         self.credential = credential
         self.household = household
         self.vouch = vouch
@@ -36,7 +36,7 @@ package struct SealedExtensions: Sendable, Equatable {
     var encoded: [UInt8] {
         var output: [UInt8] = []
         if let credential { Self.append(.credential, credential, to: &output) }
-        if let household { Self.append(.household, household, to: &output) }
+        if let household { Self.append(.household, household.bytes, to: &output) }
         if let vouch { Self.append(.vouch, vouch.bytes, to: &output) }
         if let last = rotations.last { Self.append(.rotation, last.bytes, to: &output) }
         if rotations.count > 1 { Self.append(.earlierRotations, rotations.dropLast().flatMap(\.bytes), to: &output) }
@@ -62,8 +62,8 @@ package struct SealedExtensions: Sendable, Equatable {
                 guard value.count == Self.credentialSize else { return nil }
                 credential = value
             case .household?:
-                guard value.count == PublicKeyCrypto.signPublicKeySize else { return nil }
-                household = value
+                guard let key = HouseholdKey(bytes: value) else { return nil }
+                household = key
             case .vouch?:
                 guard let parsed = Vouch(bytes: value) else { return nil }
                 vouch = parsed

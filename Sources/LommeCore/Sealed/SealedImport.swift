@@ -21,9 +21,9 @@ package struct SealedImport: Sendable {
         case expected
         case pinned
         /// Another issuer than the pinned one, accepted with `--trust-new-issuer`.
-        case replacing(old: [UInt8])
+        case replacing(old: IssuerKey)
         /// Another issuer than the pinned one, for which the pinned household key vouches.
-        case vouched(old: [UInt8])
+        case vouched(old: IssuerKey)
     }
 
     package enum HouseholdChange: Sendable, Equatable {
@@ -100,7 +100,7 @@ package struct SealedImport: Sendable {
             if pinned == issuerKey { return (.pinned, carried, carried == nil ? .none : .learned) }
             guard trustNewIssuer else {
                 throw LommeError.refused(.issuerNotPinned,
-                    "this code was issued by \(newPrint), not by the pinned issuer \(Fingerprint.of(pinned)); if the parent really has a new key, check both fingerprints with them and run again with --trust-new-issuer")
+                    "this code was issued by \(newPrint), not by the pinned issuer \(pinned.fingerprint); if the parent really has a new key, check both fingerprints with them and run again with --trust-new-issuer")
             }
             return (.replacing(old: pinned), carried, carried == nil ? .none : .replaced)
         }
@@ -149,7 +149,7 @@ package struct SealedImport: Sendable {
 
     /// True when `change` brought a vouch that no longer names `storedIssuer`, the issuer
     /// of the config stored now.
-    static func revokes(_ storedIssuer: [UInt8]?, _ change: HouseholdChange, _ after: HouseholdPin?) -> Bool {
+    static func revokes(_ storedIssuer: IssuerKey?, _ change: HouseholdChange, _ after: HouseholdPin?) -> Bool {
         guard change == .newerVouch || change == .rotated, let storedIssuer, let after else { return false }
         return !after.vouch.names(storedIssuer)
     }
@@ -178,11 +178,11 @@ package struct SealedImport: Sendable {
         case .pinned:
             lines.append("Issuer \(print) (pinned).")
         case .replacing(let old):
-            lines.append("Issuer \(print) REPLACES the pinned issuer \(Fingerprint.of(old)) (--trust-new-issuer).")
+            lines.append("Issuer \(print) REPLACES the pinned issuer \(old.fingerprint) (--trust-new-issuer).")
         case .vouched(let old):
             let vouch = household.map { " (its vouch of \($0.vouch.signed))" } ?? ""
             let gone = household?.vouch.names(old) == false ? ", a machine the household no longer trusts" : ""
-            lines.append("Issuer \(print), new: the household key \(household?.fingerprint ?? "?") vouches for it\(vouch); it takes the place of \(Fingerprint.of(old))\(gone).")
+            lines.append("Issuer \(print), new: the household key \(household?.fingerprint ?? "?") vouches for it\(vouch); it takes the place of \(old.fingerprint)\(gone).")
         }
         switch householdChange {
         case .none, .replaced: break

@@ -3,7 +3,7 @@
 /// before this was recorded has no `source`; `status` says so.
 package enum ConfigSource: Sendable, Equatable {
     /// A sealed code, signed by this Ed25519 issuer key.
-    case sealed(issuer: [UInt8])
+    case sealed(issuer: IssuerKey)
     /// A plain code: anyone could have made it.
     case plain
     /// Changed on this machine with `lomme-vault set` after it was stored.
@@ -31,7 +31,7 @@ package enum ConfigSource: Sendable, Equatable {
         case .local?:
             self = .local
         case .sealed?:
-            guard let hex = json["issuer"]?.stringValue, let key = Sodium.unhex(hex), key.count == PublicKeyCrypto.signPublicKeySize else {
+            guard let key = json["issuer"]?.stringValue.flatMap(IssuerKey.init(hex:)) else {
                 return nil
             }
             self = .sealed(issuer: key)
@@ -40,9 +40,9 @@ package enum ConfigSource: Sendable, Equatable {
         }
     }
 
-    var json: JSON { object(issuer: Sodium.hex) }
+    var json: JSON { object(issuer: \.hex) }
 
-    private func object(issuer text: ([UInt8]) -> String) -> JSON {
+    private func object(issuer text: (IssuerKey) -> String) -> JSON {
         var members = [JSON.Member("kind", .string(kind.rawValue))]
         if case .sealed(let issuer) = self { members.append(JSON.Member("issuer", .string(text(issuer)))) }
         return .object(members)
@@ -53,10 +53,10 @@ package enum ConfigSource: Sendable, Equatable {
         switch self {
         case .plain: "a plain code (unauthenticated: anyone who had the QR code could have made it)"
         case .local: "typed on this machine (`lomme-vault set` changed a field of it)"
-        case .sealed(let issuer): "sealed by \(Fingerprint.of(issuer))"
+        case .sealed(let issuer): "sealed by \(issuer.fingerprint)"
         }
     }
 
     /// For `status --json`: `plain`, or `sealed` with the issuer's fingerprint.
-    package var statusJSON: JSON { object(issuer: { Fingerprint.of($0) }) }
+    package var statusJSON: JSON { object(issuer: \.fingerprint) }
 }

@@ -6,14 +6,14 @@
 /// bit 0 the receiving key (X25519, what codes are sealed to), bit 1 this machine's
 /// issuer key (Ed25519, what it signs codes with), bit 2 the pinned issuer (Ed25519).
 package struct VaultPublicKeys: Sendable, Equatable {
-    package var receiving: [UInt8]?
-    package var issuer: [UInt8]?
-    package var pinnedIssuer: [UInt8]?
+    package var receiving: ReceivingKey?
+    package var issuer: IssuerKey?
+    package var pinnedIssuer: IssuerKey?
 
     static let keyLength = 32
     package static let maximumLength = 1 + 3 * keyLength
 
-    package init(receiving: [UInt8]? = nil, issuer: [UInt8]? = nil, pinnedIssuer: [UInt8]? = nil) {
+    package init(receiving: ReceivingKey? = nil, issuer: IssuerKey? = nil, pinnedIssuer: IssuerKey? = nil) {
         self.receiving = receiving
         self.issuer = issuer
         self.pinnedIssuer = pinnedIssuer
@@ -21,18 +21,18 @@ package struct VaultPublicKeys: Sendable, Equatable {
 
     /// The public half of a vault's device identity (none before `init` made one).
     package init(_ identity: DeviceIdentity?) {
-        self.init(receiving: identity?.receiving.publicKey.bytes, issuer: identity?.signing.publicKey,
+        self.init(receiving: identity?.receiving.publicKey, issuer: identity?.signing.publicKey,
                   pinnedIssuer: identity?.pinnedIssuer)
     }
 
-    private var fields: [[UInt8]?] { [receiving, issuer, pinnedIssuer] }
+    /// The keys' bytes in the header's order (each 32 bytes, as their types make sure).
+    private var fields: [[UInt8]?] { [receiving?.bytes, issuer?.bytes, pinnedIssuer?.bytes] }
 
     package var bytes: [UInt8] {
         var flags: UInt8 = 0
         var out: [UInt8] = []
         for (bit, key) in fields.enumerated() {
             guard let key else { continue }
-            precondition(key.count == Self.keyLength)
             flags |= 1 << bit
             out += key
         }
@@ -53,6 +53,7 @@ package struct VaultPublicKeys: Sendable, Equatable {
             }
         }
         guard reader.isAtEnd else { return nil }
-        self.init(receiving: keys[0], issuer: keys[1], pinnedIssuer: keys[2])
+        self.init(receiving: keys[0].flatMap(ReceivingKey.init(bytes:)), issuer: keys[1].flatMap(IssuerKey.init(bytes:)),
+                  pinnedIssuer: keys[2].flatMap(IssuerKey.init(bytes:)))
     }
 }

@@ -45,7 +45,7 @@ package struct IssueService {
         package var payload: String
         package var config: Config
         /// The issuer of a sealed code.
-        package var issuer: SigningKeyPair?
+        package var issuer: IssuerKeyPair?
         /// The key a sealed code is sealed to, and the child it belongs to.
         package var recipient: ReceivingKey?
         package var child: String?
@@ -230,7 +230,7 @@ package struct IssueService {
             throw LommeError(.notFound, .noConfig, "no config is stored in this vault; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), or give --from FILE")
         }
         let index = Household.RecordIndex(household.issued)
-        let stranger = SigningKeyPair.generate()
+        let stranger = IssuerKeyPair.generate()
         var items: [Plan.Item] = []
         for child in household.children {
             guard child.receivingKey.isUsable else {

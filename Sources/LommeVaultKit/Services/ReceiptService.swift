@@ -34,7 +34,7 @@ package struct ReceiptService {
             throw LommeError(.notFound, .receiptNothingToName, "the config stored here did not come from the last sealed code (a plain code or `set` replaced it), so a receipt would not be true; import a new sealed code first")
         }
         let text = try Receipt.make(for: last, device: identity.receiving)
-        return (text, last.issuedMs / 1000, Fingerprint.of(issuer))
+        return (text, last.issuedMs / 1000, issuer.fingerprint)
     }
 
     // MARK: - The parent's side

@@ -26,11 +26,11 @@ package struct RecoveryService {
         let opened: OpenedVault?
     }
 
-    /// The household key of `key`, with a vouch naming `issuers` (keys or ids) whose version
+    /// The household key of `key`, with a vouch naming `issuers` whose version
     /// is now (Unix milliseconds), at least `after` + 1.
     /// The chain of rotations that leads to it is the key's own (`RecoveryKey.chain`: what
     /// the kit's QR code carries).
-    package static func root(_ key: RecoveryKey, issuers: [[UInt8]], after: UInt64?) throws(LommeError) -> HouseholdRoot {
+    package static func root(_ key: RecoveryKey, issuers: [IssuerID], after: UInt64?) throws(LommeError) -> HouseholdRoot {
         let household = key.householdKey
         let version = max(UInt64(max(0, VaultContents.nowMilliseconds())), (after ?? 0) + 1)
         let vouch = try Vouch.make(household, version: version, issuers: issuers)
@@ -68,7 +68,7 @@ package struct RecoveryService {
         }
         // The issuers the household key vouched for go on; the first kit vouches for this machine.
         let identity = opened.contents.identity ?? DeviceIdentity.generate()
-        let issuers = current?.vouch.issuers ?? [identity.signing.publicKey]
+        let issuers = current?.vouch.issuers ?? [identity.signing.publicKey.id]
         let root = try Self.root(key, issuers: issuers, after: current?.vouch.version)
         return Kit(key: key, root: root, replaced: current != nil, previous: current, identity: identity, opened: opened)
     }
@@ -133,7 +133,7 @@ package struct RecoveryService {
         let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
         var contents = VaultContents()
         let identity = contents.ensureDeviceIdentity()
-        let root = try Self.root(key, issuers: [identity.signing.publicKey], after: nil)
+        let root = try Self.root(key, issuers: [identity.signing.publicKey.id], after: nil)
         contents.household.root = root
         let made = try Provisioning(context).createVault(contents: contents, source: unlock.source, noPrompt: unlock.noPrompt,
                                                          refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file",

@@ -48,9 +48,9 @@ package struct VaultStatus: Sendable {
         if let keys = sealed.publicKeys {
             // Public, in the header: shown while locked; the key check covers them, so a
             // swapped key makes the next open fail (exit 5).
-            status.receivingKey = keys.receiving.map(Fingerprint.of)
-            status.signingKey = keys.issuer.map(Fingerprint.of)
-            status.pinnedIssuer = keys.pinnedIssuer.map(Fingerprint.of)
+            status.receivingKey = keys.receiving?.fingerprint
+            status.signingKey = keys.issuer?.fingerprint
+            status.pinnedIssuer = keys.pinnedIssuer?.fingerprint
         }
         do {
             _ = try context.keyring.find(Session.keyDescription(salt: sealed.salt))
@@ -72,10 +72,10 @@ package struct VaultStatus: Sendable {
             if let identity = contents.identity {
                 status.receivingKey = identity.receiving.publicKey.fingerprint
                 status.signingKey = identity.signing.fingerprint
-                status.pinnedIssuer = identity.pinnedIssuer.map(Fingerprint.of)
+                status.pinnedIssuer = identity.pinnedIssuer?.fingerprint
                 if let pin = identity.household { status.household = (pin.fingerprint, false, pin.vouch.version) }
                 if case .sealed(let issuer)? = contents.source, let last = identity.lastEnvelope {
-                    status.issued = (last.issuedMs / 1000, Fingerprint.of(issuer))
+                    status.issued = (last.issuedMs / 1000, issuer.fingerprint)
                 }
             }
             if let config = contents.config {
