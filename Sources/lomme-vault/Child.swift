@@ -119,7 +119,7 @@ struct ChildCommand: ParsableCommand {
             }
             var lines = [row(["name", "receiving key", "account", "last handed out", "confirmed", "current"])]
             for entry in listing.children {
-                let last = entry.state.lastHandedOut.map { VaultContents.timestamp(Int($0.issued)) } ?? "-"
+                let last = entry.state.lastHandedOut.map { Instant(seconds: $0.issued).text } ?? "-"
                 let current = entry.state.current ? "yes" : "no: " + ChildState.Reason.wording(entry.state.reasons)
                 lines.append(row([entry.child.name, entry.child.receivingKey.fingerprint,
                                   NorwegianNumbers.formatAccountNumber(entry.child.accountNr), last,
@@ -213,7 +213,7 @@ struct ChildCommand: ParsableCommand {
                                                        rejected: { _ in "the QR code in view is not a receipt; still looking" })
                     }
                     let confirmed = try service.confirm(ClassifiedPayload(decoded.bytes))
-                    let issued = VaultContents.timestamp(Int(confirmed.record.issued))
+                    let issued = Instant(seconds: confirmed.record.issued).text
                     Terminal.info(confirmed.already
                         ? "Unchanged: \(confirmed.child.name)'s receipt for the code issued \(issued) was confirmed already."
                         : "Confirmed: \(confirmed.child.name)'s device holds the code issued \(issued) (`lomme-vault child list`).")

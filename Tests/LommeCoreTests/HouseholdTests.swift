@@ -10,7 +10,7 @@ struct HouseholdTests {
     static let other = ReceivingKeyPair.generate().publicKey
 
     static func child(_ name: String = "anna", key: ReceivingKey = key) -> Child {
-        Child(name: name, receivingKey: key, accountNr: "97104133219", fields: [JSON.Member("name", .string("Anna"))], added: "2026-11-25T10:00:00Z")
+        Child(name: name, receivingKey: key, accountNr: "97104133219", fields: [JSON.Member("name", .string("Anna"))], added: Instant(text: "2026-11-25T10:00:00Z")!)
     }
 
     /// A child's key stored before non-canonical keys were refused (bit 255 set) is read in

@@ -31,7 +31,7 @@ struct HouseholdTrustTests {
     @discardableResult
     func importing(_ text: String, into identity: inout DeviceIdentity, trust: Bool = false) throws(LommeError) -> SealedImport {
         let check = try SealedImport(envelope: try Envelope(text: text), identity: identity, now: now + 60, checksums: false, trustNewIssuer: trust)
-        check.record(in: &identity, now: "t")
+        check.record(in: &identity, now: Instant(seconds: now))
         return check
     }
 

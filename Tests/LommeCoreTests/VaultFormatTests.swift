@@ -28,7 +28,8 @@ struct VaultFormatTests {
         #expect(contents.config?.clientId == "demo-client")
         #expect(contents.config?.clientSecret == "s3cret ' value")
         #expect(contents.config?.value(of: "name") == "blåbær")
-        #expect(contents.created == "2025-01-31T12:00:00Z")
+        #expect(contents.created == Instant(seconds: 1_738_324_800) && contents.updated == contents.created)
+        #expect(contents.json["created"] == .string("2025-01-31T12:00:00Z"), "written as it was read")
     }
 
     @Test func wrongPassphraseIsFour() throws {
@@ -123,27 +124,35 @@ struct VaultFormatTests {
 
 @Suite("Vault contents and helpers")
 struct VaultContentsTests {
-    @Test func storeKeepsThePrevious() {
+    @Test func storeKeepsThePrevious() throws {
         let first = Config(clientId: "one", clientSecret: "x", userId: "01010112345", accountNr: "12345678903")
         var second = first
         second.clientId = "two"
-        var contents = VaultContents(config: first, now: "2025-01-01T00:00:00Z")
-        contents.store(second, now: "2025-02-01T00:00:00Z")
+        let january = try #require(Instant(text: "2025-01-01T00:00:00Z")), february = try #require(Instant(text: "2025-02-01T00:00:00Z"))
+        var contents = VaultContents(config: first, now: january)
+        contents.store(second, now: february)
         #expect(contents.config?.clientId == "two")
         #expect(contents.previous?.config.clientId == "one")
-        #expect(contents.previous?.updated == "2025-01-01T00:00:00Z")
-        #expect(contents.previous?.replaced == "2025-02-01T00:00:00Z")
-        #expect(contents.created == "2025-01-01T00:00:00Z")
+        #expect(contents.previous?.updated == january)
+        #expect(contents.previous?.replaced == february)
+        #expect(contents.created == january && contents.updated == february)
+    }
+
+    /// Every version wrote its times as RFC 3339; a time that is none is damage, never kept as text.
+    @Test func aVaultTimeThatIsNoTimeIsDamage() throws {
+        let plaintext = #"{"version":1,"created":"yesterday","updated":"2025-01-31T12:00:00Z","device":{}}"#
+        let error = #expect(throws: LommeError.self) { try VaultContents(plaintext: SecureBytes(copying: Array(plaintext.utf8))) }
+        #expect(error?.code == .damaged)
     }
 
     @Test func plaintextIsPadded() {
-        let contents = VaultContents(config: nil, now: "2025-01-01T00:00:00Z")
+        let contents = VaultContents(config: nil, now: Instant(seconds: 1_735_689_600))
         #expect(contents.plaintext().count % VaultContents.padding == 0)
     }
 
     @Test func timestamps() {
-        #expect(VaultContents.timestamp(0) == "1970-01-01T00:00:00Z")
-        #expect(VaultContents.timestamp(1_738_324_800) == "2025-01-31T12:00:00Z")
+        #expect(Instant(seconds: 0).text == "1970-01-01T00:00:00Z")
+        #expect(Instant(seconds: 1_738_324_800).text == "2025-01-31T12:00:00Z")
     }
 
     @Test func durations() {

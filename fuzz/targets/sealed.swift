@@ -16,7 +16,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let text = String(decoding: rest, as: UTF8.self)
         _ = Payload.classify(rest)
         if let envelope = try? Envelope(text: text) {
-            _ = VaultContents.timestamp(Int(envelope.issued)) + VaultContents.timestamp(Int(envelope.expires))
+            _ = Instant(seconds: envelope.issued).text + Instant(seconds: envelope.expires).text
             for now in [Int64(0), envelope.issued, envelope.expires, Envelope.maxTime] {
                 _ = try? envelope.checkClock(now: now)
             }

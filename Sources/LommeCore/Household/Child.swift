@@ -9,12 +9,12 @@ package struct Child: Sendable, Equatable {
     package var accountNr: String
     /// Extra config fields for this child's codes (over the stored config's own).
     package var fields: [JSON.Member]
-    package var added: String
+    package var added: Instant
     package var unknown: [JSON.Member] = []
 
     static let known: Set<String> = ["name", "receivingKey", "accountNr", "fields", "added"]
 
-    package init(name: String, receivingKey: ReceivingKey, accountNr: String, fields: [JSON.Member], added: String) {
+    package init(name: String, receivingKey: ReceivingKey, accountNr: String, fields: [JSON.Member], added: Instant) {
         self.name = name
         self.receivingKey = receivingKey
         self.accountNr = accountNr
@@ -25,7 +25,7 @@ package struct Child: Sendable, Equatable {
     init?(json: JSON) {
         guard case .object(let members) = json, let name = json["name"]?.stringValue, Child.isValidName(name),
               let keyText = json["receivingKey"]?.stringValue, let key = ReceivingKey(stored: keyText),
-              let accountNr = json["accountNr"]?.stringValue, let added = json["added"]?.stringValue
+              let accountNr = json["accountNr"]?.stringValue, let added = json["added"]?.stringValue.flatMap(Instant.init(text:))
         else { return nil }
         var fields: [JSON.Member] = []
         if let object = json["fields"] {
@@ -42,7 +42,7 @@ package struct Child: Sendable, Equatable {
             JSON.Member("receivingKey", .string(receivingKey.text)),
             JSON.Member("accountNr", .string(accountNr)),
             JSON.Member("fields", .object(fields)),
-            JSON.Member("added", .string(added)),
+            JSON.Member("added", .string(added.text)),
         ] + unknown)
     }
 

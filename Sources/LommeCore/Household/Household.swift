@@ -13,7 +13,7 @@ package struct Household: Sendable, Equatable {
     /// way to test guesses of it.
     package var credentialKey: SecureBytes?
     /// When the stored config's clientSecret was set (import or `set`).
-    package var secretSet: String?
+    package var secretSet: Instant?
     package var children: [Child] = []
     package var issued: [IssueRecord] = []
     /// The household key's public half and what it signed (a parent with a recovery kit).
@@ -41,8 +41,8 @@ package struct Household: Sendable, Equatable {
             credentialKey = key
         }
         if let set = json["secretSet"] {
-            guard let text = set.stringValue else { throw damaged("secretSet") }
-            secretSet = text
+            guard let time = set.stringValue.flatMap(Instant.init(text:)) else { throw damaged("secretSet") }
+            secretSet = time
         }
         if let list = json["children"] {
             guard case .array(let items) = list else { throw damaged("children") }
@@ -68,7 +68,7 @@ package struct Household: Sendable, Equatable {
     package var json: JSON {
         var members: [JSON.Member] = []
         if let credentialKey { members.append(JSON.Member("credentialKey", .string(SecretHex.encode(credentialKey)))) }
-        if let secretSet { members.append(JSON.Member("secretSet", .string(secretSet))) }
+        if let secretSet { members.append(JSON.Member("secretSet", .string(secretSet.text))) }
         members.append(JSON.Member("children", .array(children.map(\.json))))
         members.append(JSON.Member("issued", .array(issued.map(\.json))))
         if let root { members.append(JSON.Member("root", root.json)) }

@@ -14,12 +14,12 @@ package struct HouseholdRoot: Sendable, Equatable {
     /// Every rotation from the household's first key to this one, oldest first: a child
     /// that pinned any earlier key follows them to this one (docs/CODES.md, "Rotations").
     package var rotations: [RootRotation]
-    package var made: String
+    package var made: Instant
     package var unknown: [JSON.Member] = []
 
     static let known: Set<String> = ["public", "vouch", "rotations", "rotation", "made"]
 
-    package init(publicKey: HouseholdKey, vouch: Vouch, rotations: [RootRotation] = [], made: String) {
+    package init(publicKey: HouseholdKey, vouch: Vouch, rotations: [RootRotation] = [], made: Instant) {
         self.publicKey = publicKey
         self.vouch = vouch
         self.rotations = rotations
@@ -32,7 +32,7 @@ package struct HouseholdRoot: Sendable, Equatable {
     init?(json: JSON) {
         guard case .object(let members) = json, let key = json["public"]?.stringValue.flatMap(HouseholdKey.init(hex:)),
               let vouch = json["vouch"]?.stringValue.flatMap(Sodium.unhex).flatMap(Vouch.init(bytes:)),
-              vouch.isSigned(by: key), let made = json["made"]?.stringValue
+              vouch.isSigned(by: key), let made = json["made"]?.stringValue.flatMap(Instant.init(text:))
         else { return nil }
         self.init(publicKey: key, vouch: vouch, made: made)
         if case .array(let items)? = json["rotations"] {
@@ -56,7 +56,7 @@ package struct HouseholdRoot: Sendable, Equatable {
             JSON.Member("vouch", .string(Sodium.hex(vouch.bytes))),
         ]
         if !rotations.isEmpty { members.append(JSON.Member("rotations", .array(rotations.map { .string(Sodium.hex($0.bytes)) }))) }
-        members.append(JSON.Member("made", .string(made)))
+        members.append(JSON.Member("made", .string(made.text)))
         return .object(members + unknown)
     }
 }
@@ -68,14 +68,14 @@ package struct HouseholdRoot: Sendable, Equatable {
 package struct HouseholdPin: Sendable, Equatable {
     package var key: HouseholdKey
     package var vouch: Vouch
-    package var pinned: String
+    package var pinned: Instant
     /// The ids (`IssuerKey.id`) of issuers this device once took codes from, or saw named by an
     /// earlier vouch of the household, that the pinned vouch no longer names: their codes
     /// are refused whatever they carry and whatever the flags (a stolen laptop the
     /// household revoked cannot come back with `--trust-new-issuer`).
     package var revoked: [IssuerID] = []
 
-    package init(key: HouseholdKey, vouch: Vouch, pinned: String, revoked: [IssuerID] = []) {
+    package init(key: HouseholdKey, vouch: Vouch, pinned: Instant, revoked: [IssuerID] = []) {
         self.key = key
         self.vouch = vouch
         self.pinned = pinned
@@ -90,7 +90,7 @@ package struct HouseholdPin: Sendable, Equatable {
     /// This pin after `newer` (a newer vouch, of this key or of one it rotated to): every
     /// issuer named before, or `formerIssuer` (whom the device took codes from), that the
     /// newer vouch does not name is revoked from then on; one it names again is not.
-    package func following(key newKey: HouseholdKey, vouch newer: Vouch, formerIssuer: IssuerKey?, now: String) -> HouseholdPin {
+    package func following(key newKey: HouseholdKey, vouch newer: Vouch, formerIssuer: IssuerKey?, now: Instant) -> HouseholdPin {
         var ids = revoked + vouch.issuers
         if let formerIssuer { ids.append(formerIssuer.id) }
         var kept: [IssuerID] = []
@@ -101,7 +101,7 @@ package struct HouseholdPin: Sendable, Equatable {
     init?(json: JSON) {
         guard let key = json["key"]?.stringValue.flatMap(HouseholdKey.init(hex:)),
               let vouch = json["vouch"]?.stringValue.flatMap(Sodium.unhex).flatMap(Vouch.init(bytes:)), vouch.isSigned(by: key),
-              let pinned = json["pinned"]?.stringValue
+              let pinned = json["pinned"]?.stringValue.flatMap(Instant.init(text:))
         else { return nil }
         self.init(key: key, vouch: vouch, pinned: pinned)
         if let list = json["revoked"] {
@@ -117,7 +117,7 @@ package struct HouseholdPin: Sendable, Equatable {
         var members = [
             JSON.Member("key", .string(key.hex)),
             JSON.Member("vouch", .string(Sodium.hex(vouch.bytes))),
-            JSON.Member("pinned", .string(pinned)),
+            JSON.Member("pinned", .string(pinned.text)),
         ]
         if !revoked.isEmpty { members.append(JSON.Member("revoked", .array(revoked.map { .string($0.hex) }))) }
         return .object(members)

@@ -12,8 +12,8 @@ package struct Vouch: Sendable, Equatable {
     /// Unix milliseconds of the signing (at least the previous version + 1).
     package let version: UInt64
 
-    /// When it was signed, as people read it.
-    package var signed: String { VaultContents.timestamp(Int(clamping: version / 1000)) }
+    /// When it was signed (to the second).
+    package var signed: Instant { Instant(milliseconds: Int64(clamping: version)) }
     /// The issuers it names.
     package let issuers: [IssuerID]
     let signature: [UInt8]

@@ -12,7 +12,7 @@ package struct DeviceIdentity: Sendable {
     package var signing: IssuerKeyPair
     /// The Ed25519 key of the parent whose codes this device accepts (pinned on first use).
     package var pinnedIssuer: IssuerKey?
-    package var pinnedSince: String?
+    package var pinnedSince: Instant?
     /// The last sealed code imported: the same id again changes nothing, an older issue
     /// time is a rollback, and `lomme-vault receipt` names it.
     package var lastEnvelope: ImportedCode?
@@ -75,7 +75,7 @@ package struct DeviceIdentity: Sendable {
                 throw damaged("issuer")
             }
             pinnedIssuer = key
-            pinnedSince = issuer["pinned"]?.stringValue
+            pinnedSince = issuer["pinned"]?.stringValue.flatMap(Instant.init(text:))
         }
         func milliseconds(_ section: JSON, seconds: String, ms: String) throws(LommeError) -> Int64? {
             if let value = section[ms] {
@@ -128,7 +128,7 @@ package struct DeviceIdentity: Sendable {
         ]
         if let pinnedIssuer {
             var issuer = [JSON.Member("key", .string(pinnedIssuer.hex))]
-            if let pinnedSince { issuer.append(JSON.Member("pinned", .string(pinnedSince))) }
+            if let pinnedSince { issuer.append(JSON.Member("pinned", .string(pinnedSince.text))) }
             members.append(JSON.Member("issuer", .object(issuer)))
         }
         if let lastEnvelope {

@@ -60,7 +60,7 @@ package struct SealedImport: Sendable {
                 // revoke the machine the stored config came from: a restored laptop's code
                 // is taken even when issued before the stolen one's the device took first.
                 throw LommeError.refused(.rollback,
-                    "this code was issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.issuedMs < last.issuedMs ? "before" : "at the same moment as") the config stored now (issued \(VaultContents.timestamp(Int(last.issuedMs / 1000)))); refusing to roll back — ask for a new code")
+                    "this code was issued \(Instant(seconds: envelope.issued).text), \(envelope.issuedMs < last.issuedMs ? "before" : "at the same moment as") the config stored now (issued \(Instant(milliseconds: last.issuedMs).text)); refusing to roll back — ask for a new code")
             } else {
                 alreadyImported = false
             }
@@ -76,7 +76,7 @@ package struct SealedImport: Sendable {
     static func trust(_ content: SealedContent, identity: DeviceIdentity, trustNewIssuer: Bool,
                       expected: Bool) throws(LommeError) -> (IssuerState, HouseholdPin?, HouseholdChange) {
         let code = content.extensions, issuerKey = content.issuerKey, newPrint = content.issuerFingerprint
-        let now = VaultContents.timestamp()
+        let now = Instant.now()
         // The code's own household statements hold together, or it is refused: the vouch is
         // the household key's and names the code's issuer, and every rotation it carries is
         // signed, link by link, up to that key.
@@ -106,7 +106,7 @@ package struct SealedImport: Sendable {
         }
         let state: IssuerState = pinned == issuerKey ? .pinned : .vouched(old: pinned)
         let revoked = LommeError.refused(.issuerRevoked,
-            "this code was issued by \(newPrint), a machine the household no longer trusts: the household key \(held.fingerprint) vouched for another machine of the parents' since (\(held.vouch.signed)); do not use it, and ask the parent for a code from their current machine")
+            "this code was issued by \(newPrint), a machine the household no longer trusts: the household key \(held.fingerprint) vouched for another machine of the parents' since (\(held.vouch.signed.text)); do not use it, and ask the parent for a code from their current machine")
         guard let carried else {
             // A code without the household's statements: only from the pinned issuer or one
             // the pinned vouch names. Never a flag's way in: a machine the household revoked
@@ -156,7 +156,7 @@ package struct SealedImport: Sendable {
 
     /// Records the pinned issuer, the household key and vouch, and this envelope in the
     /// device section.
-    package func record(in identity: inout DeviceIdentity, now: String) {
+    package func record(in identity: inout DeviceIdentity, now: Instant) {
         if issuer != .pinned {
             identity.pinnedIssuer = content.issuerKey
             identity.pinnedSince = now
@@ -169,7 +169,7 @@ package struct SealedImport: Sendable {
     /// Lines for the person importing: who issued it and until when it is valid.
     package func summaryLines(now: Int64) -> [String] {
         let print = content.issuerFingerprint
-        var lines = ["Sealed to this device; issued \(VaultContents.timestamp(Int(envelope.issued))), \(envelope.expiry(now: now))."]
+        var lines = ["Sealed to this device; issued \(Instant(seconds: envelope.issued).text), \(envelope.expiry(now: now))."]
         switch issuer {
         case .firstUse:
             lines.append("Issuer \(print): first sealed code on this device; it will be pinned, and later codes must come from the same issuer. Compare it with the issuer fingerprint on the parent's machine: `lomme-vault issue` printed it under the code, and `lomme-vault key --issuer` prints it there any time.")
@@ -180,7 +180,7 @@ package struct SealedImport: Sendable {
         case .replacing(let old):
             lines.append("Issuer \(print) REPLACES the pinned issuer \(old.fingerprint) (--trust-new-issuer).")
         case .vouched(let old):
-            let vouch = household.map { " (its vouch of \($0.vouch.signed))" } ?? ""
+            let vouch = household.map { " (its vouch of \($0.vouch.signed.text))" } ?? ""
             let gone = household?.vouch.names(old) == false ? ", a machine the household no longer trusts" : ""
             lines.append("Issuer \(print), new: the household key \(household?.fingerprint ?? "?") vouches for it\(vouch); it takes the place of \(old.fingerprint)\(gone).")
         }
@@ -189,7 +189,7 @@ package struct SealedImport: Sendable {
         case .learned:
             lines.append("Household key \(household!.fingerprint): pinned with the issuer. A new laptop of the parent's, restored from the household's recovery kit, is then taken without a question.")
         case .newerVouch:
-            lines.append("Household key \(household!.fingerprint): a newer vouch (\(household!.vouch.signed)) is pinned.")
+            lines.append("Household key \(household!.fingerprint): a newer vouch (\(household!.vouch.signed.text)) is pinned.")
         case .rotated:
             lines.append("Household key \(household!.fingerprint): a new key, which the pinned one vouched for (a new recovery kit); pinned.")
         }

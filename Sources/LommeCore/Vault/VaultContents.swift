@@ -5,8 +5,8 @@ import Glibc
 /// keys, and any keys a newer version added (kept as they are).
 package struct VaultContents: Sendable, Equatable {
     package var config: Config?
-    package var created: String
-    package var updated: String
+    package var created: Instant
+    package var updated: Instant
     package var previous: Previous?
     /// This device's keys and what it pinned and imported (`device`); nil before it has keys.
     package var identity: DeviceIdentity?
@@ -21,11 +21,11 @@ package struct VaultContents: Sendable, Equatable {
 
     package struct Previous: Sendable, Equatable {
         package var config: Config
-        package var updated: String
-        package var replaced: String
+        package var updated: Instant
+        package var replaced: Instant
     }
 
-    package init(config: Config? = nil, now: String = VaultContents.timestamp()) {
+    package init(config: Config? = nil, now: Instant = .now()) {
         self.config = config
         created = now
         updated = now
@@ -37,7 +37,7 @@ package struct VaultContents: Sendable, Equatable {
     }
 
     /// Stores `config` from `source`, keeping the one it replaces as `previous`.
-    package mutating func store(_ config: Config, source: ConfigSource? = nil, now: String = VaultContents.timestamp()) {
+    package mutating func store(_ config: Config, source: ConfigSource? = nil, now: Instant = .now()) {
         if let old = self.config {
             previous = Previous(config: old, updated: updated, replaced: now)
         }
@@ -52,13 +52,13 @@ package struct VaultContents: Sendable, Equatable {
     package var json: JSON {
         var members = [JSON.Member("version", .number("1"))]
         if let config { members.append(JSON.Member("config", config.json)) }
-        members.append(JSON.Member("created", .string(created)))
-        members.append(JSON.Member("updated", .string(updated)))
+        members.append(JSON.Member("created", .string(created.text)))
+        members.append(JSON.Member("updated", .string(updated.text)))
         if let previous {
             members.append(JSON.Member("previous", .object([
                 JSON.Member("config", previous.config.json),
-                JSON.Member("updated", .string(previous.updated)),
-                JSON.Member("replaced", .string(previous.replaced)),
+                JSON.Member("updated", .string(previous.updated.text)),
+                JSON.Member("replaced", .string(previous.replaced.text)),
             ])))
         }
         members.append(JSON.Member("device", identity?.json ?? deviceWithoutKeys))
@@ -98,14 +98,16 @@ package struct VaultContents: Sendable, Equatable {
         } else {
             config = nil
         }
-        guard let created = json["created"]?.stringValue, let updated = json["updated"]?.stringValue else {
+        guard let created = json["created"]?.stringValue.flatMap(Instant.init(text:)),
+              let updated = json["updated"]?.stringValue.flatMap(Instant.init(text:))
+        else {
             throw damaged("no created/updated time")
         }
         self.created = created
         self.updated = updated
         if let previousJSON = json["previous"] {
-            guard let configJSON = previousJSON["config"], let stored = previousJSON["updated"]?.stringValue,
-                  let replaced = previousJSON["replaced"]?.stringValue,
+            guard let configJSON = previousJSON["config"], let stored = previousJSON["updated"]?.stringValue.flatMap(Instant.init(text:)),
+                  let replaced = previousJSON["replaced"]?.stringValue.flatMap(Instant.init(text:)),
                   let old = try? Config(json: configJSON, checksums: false)
             else { throw damaged("previous config") }
             previous = Previous(config: old, updated: stored, replaced: replaced)
@@ -122,21 +124,10 @@ package struct VaultContents: Sendable, Equatable {
         unknown = members.filter { !VaultContents.known.contains($0.key) && !($0.key == ConfigSource.key && source != nil) }
     }
 
-    /// Now, as RFC 3339 UTC (`2025-01-31T12:00:00Z`). A time outside years 0…9999
-    /// (possible only from a damaged or hostile field) is shown as such, never computed.
     /// Now in Unix milliseconds (the issue time of a sealed code).
     package static func nowMilliseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
-
-    package static func timestamp(_ seconds: Int = Int(time(nil))) -> String {
-        guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return "(a time outside years 0-9999)" }
-        var value = time_t(seconds)
-        var parts = tm()
-        guard gmtime_r(&value, &parts) != nil else { return "(a time that cannot be shown)" }
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

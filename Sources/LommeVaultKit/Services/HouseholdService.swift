@@ -53,7 +53,7 @@ package struct HouseholdService {
         }
         let opened = try open()
         try checkNew(request.name, request.key, in: opened.contents)
-        let child = Child(name: request.name, receivingKey: request.key, accountNr: account, fields: fields, added: VaultContents.timestamp())
+        let child = Child(name: request.name, receivingKey: request.key, accountNr: account, fields: fields, added: .now())
         try confirm(["Child \(child.name):"] + Self.lines(child), question: "Is \(request.key.fingerprint) the fingerprint \(child.name)'s device shows (`lomme-vault key`)? Add \(child.name)?",
                     yes: request.yes, declined: "not added; nothing changed")
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
@@ -107,7 +107,7 @@ package struct HouseholdService {
 
         package var json: JSON {
             let last = state.lastHandedOut
-            func time(_ seconds: Int64?) -> JSON { seconds.map { .string(VaultContents.timestamp(Int($0))) } ?? .null }
+            func time(_ seconds: Int64?) -> JSON { seconds.map { .string(Instant(seconds: $0).text) } ?? .null }
             return .object([
                 JSON.Member("name", .string(child.name)),
                 JSON.Member("receivingKey", .string(child.receivingKey.fingerprint)),

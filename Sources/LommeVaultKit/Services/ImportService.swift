@@ -115,7 +115,7 @@ package struct ImportService {
             // Checked again against what the vault holds now, under the write lock.
             guard var current = contents.identity else { throw LommeError.refused("the vault's receiving key disappeared; nothing was stored") }
             let recheck = try sealedCheck(envelope, identity: current, now: now)
-            recheck.record(in: &current, now: VaultContents.timestamp())
+            recheck.record(in: &current, now: .now())
             contents.identity = current
             contents.store(recheck.config, source: .sealed(issuer: recheck.content.issuerKey))
         }

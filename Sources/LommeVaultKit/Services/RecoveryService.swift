@@ -34,7 +34,7 @@ package struct RecoveryService {
         let household = key.householdKey
         let version = max(UInt64(max(0, VaultContents.nowMilliseconds())), (after ?? 0) + 1)
         let vouch = try Vouch.make(household, version: version, issuers: issuers)
-        return HouseholdRoot(publicKey: household.publicKey, vouch: vouch, rotations: key.chain, made: VaultContents.timestamp())
+        return HouseholdRoot(publicKey: household.publicKey, vouch: vouch, rotations: key.chain, made: .now())
     }
 
     func open() throws(LommeError) -> OpenedVault {

@@ -146,8 +146,8 @@ extension SlotService.Info {
     /// As `slots --json` and `status --json` give it.
     package var json: JSON {
         var members = [JSON.Member("id", .number(String(id))), JSON.Member("kind", .string(kind)), JSON.Member("details", .string(details))]
-        members.append(JSON.Member("created", created.map { .string(VaultContents.timestamp(Int(clamping: $0))) } ?? .null))
-        members.append(JSON.Member("lastUsed", lastUsed.map { .string(VaultContents.timestamp(Int(clamping: $0))) } ?? .null))
+        members.append(JSON.Member("created", created.map { .string(Instant(seconds: Int64(clamping: $0)).text) } ?? .null))
+        members.append(JSON.Member("lastUsed", lastUsed.map { .string(Instant(seconds: Int64(clamping: $0)).text) } ?? .null))
         if !readable { members.append(JSON.Member("readable", .bool(false))) }
         return .object(members)
     }

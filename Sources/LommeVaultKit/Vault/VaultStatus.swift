@@ -14,8 +14,8 @@ package struct VaultStatus: Sendable {
     /// How `lines` says it: turned off, or refused by the kernel.
     package var keyringSummary: String?
     package var fields: [String]?
-    package var created: String?
-    package var updated: String?
+    package var created: Instant?
+    package var updated: Instant?
     package var hasPrevious = false
     /// Fingerprints of this machine's receiving key and issuer (signing) key, and of the
     /// pinned issuer: `receivingKey`, `issuer` and `pinnedIssuer` in `status --json`.
@@ -30,7 +30,7 @@ package struct VaultStatus: Sendable {
     /// The key slots (a version 1 file: its one passphrase).
     package var slots: [SlotService.Info] = []
     /// The stored secret, masked, and when it was set.
-    package var secret: (masked: String, set: String?)?
+    package var secret: (masked: String, set: Instant?)?
     /// A parent's children and how many of them have no code with the current secret.
     package var children: (count: Int, notCurrent: Int)?
     /// When the stored config was issued (a sealed code), by whom.
@@ -121,24 +121,24 @@ package struct VaultStatus: Sendable {
         }
         if let issued {
             let age = Int64(time(nil)) - issued.seconds
-            out.append(row("issued", "\(VaultContents.timestamp(Int(issued.seconds))) by \(issued.issuer) (\(DurationText.rough(UInt64(max(0, age)))) ago)"))
+            out.append(row("issued", "\(Instant(seconds: issued.seconds).text) by \(issued.issuer) (\(DurationText.rough(UInt64(max(0, age)))) ago)"))
         }
         if let secret {
-            out.append(row("secret", secret.masked + (secret.set.map { ", set \($0)" } ?? "")))
+            out.append(row("secret", secret.masked + (secret.set.map { ", set \($0.text)" } ?? "")))
         }
         if let children {
             let stale = children.notCurrent == 0 ? "all current"
                 : "\(children.notCurrent) not current: `lomme-vault child list` says why, `lomme-vault issue --all` gives new codes"
             out.append(row("children", "\(children.count) (\(stale))"))
         }
-        if let created { out.append(row("created", created)) }
-        if let updated { out.append(row("updated", "\(updated)\(hasPrevious ? " (the previous config is kept)" : "")")) }
+        if let created { out.append(row("created", created.text)) }
+        if let updated { out.append(row("updated", "\(updated.text)\(hasPrevious ? " (the previous config is kept)" : "")")) }
         if let receivingKey, let signingKey {
             out.append(row("receiving key", "\(receivingKey) (a parent seals codes to it with `lomme-vault issue --to`; `lomme-vault key` prints it)"))
             out.append(row("issuer", "\(signingKey) (this machine's: a child compares it when importing a code issued here)"))
             out.append(row("pinned issuer", pinnedIssuer.map { "\($0) (sealed codes are accepted from this issuer only)" } ?? "none yet"))
             if let household {
-                let when = VaultContents.timestamp(Int(clamping: household.vouch / 1000))
+                let when = Instant(milliseconds: Int64(clamping: household.vouch)).text
                 out.append(row("household", household.own
                     ? "\(household.fingerprint) (its recovery kit is this vault's; newest vouch \(when))"
                     : "\(household.fingerprint) (pinned: its vouch of \(when) says which issuers speak for it)"))
@@ -167,14 +167,14 @@ package struct VaultStatus: Sendable {
         members.append(JSON.Member("unlocked", .bool(unlocked)))
         if let keyringProblem { members.append(JSON.Member("keyringUnavailable", .string(keyringProblem))) }
         if let idle { members.append(JSON.Member("idleTimeout", .number(String(idle)))) }
-        if let deadline { members.append(JSON.Member("lockAt", .string(VaultContents.timestamp(Int(deadline))))) }
+        if let deadline { members.append(JSON.Member("lockAt", .string(Instant(seconds: Int64(clamping: deadline)).text))) }
         if let fields { members.append(JSON.Member("fields", .array(fields.map { .string($0) }))) }
-        if let created { members.append(JSON.Member("created", .string(created))) }
-        if let updated { members.append(JSON.Member("updated", .string(updated))) }
+        if let created { members.append(JSON.Member("created", .string(created.text))) }
+        if let updated { members.append(JSON.Member("updated", .string(updated.text))) }
         if unlocked { members.append(JSON.Member("previous", .bool(hasPrevious))) }
         if let fields, !fields.isEmpty { members.append(JSON.Member("source", source?.statusJSON ?? .null)) }
-        if let issued { members.append(JSON.Member("issued", .string(VaultContents.timestamp(Int(issued.seconds))))) }
-        if let secret, let set = secret.set { members.append(JSON.Member("secretSet", .string(set))) }
+        if let issued { members.append(JSON.Member("issued", .string(Instant(seconds: issued.seconds).text))) }
+        if let secret, let set = secret.set { members.append(JSON.Member("secretSet", .string(set.text))) }
         if let children {
             members.append(JSON.Member("children", .number(String(children.count))))
             members.append(JSON.Member("childrenNotCurrent", .number(String(children.notCurrent))))
