@@ -4,6 +4,17 @@ import Testing
 
 @Suite("Config rules")
 struct ConfigTests {
+    /// The names are the format's (docs/CODES.md, a plain code's JSON): spelled here as the
+    /// promise, everywhere else through `Config.Field`.
+    @Test func theFieldNamesAreSpelledAsConfigsSpellThem() throws {
+        #expect(Config.knownFieldNames == ["clientId", "clientSecret", "userId", "accountNr", "name", "tokenUrl", "secretExpires"])
+        #expect(FieldNames.known("SECRET") == "clientSecret" && FieldNames.known("cardaccountnr") == "accountNr")
+        let config = try Config(jsonBytes: Array(#"{"clientId":"a","secret":"b","userId":"01010112345","cardAccountNr":"12345678903","tokenUrl":"https://bank.example/t"}"#.utf8),
+                                checksums: false)
+        #expect(config.json.text == #"{"clientId":"a","clientSecret":"b","userId":"01010112345","accountNr":"12345678903","tokenUrl":"https://bank.example/t"}"#)
+        #expect(config.tokenURL == "https://bank.example/t")
+    }
+
     @Test(arguments: ["010190", "311299", "290200", "150385"])
     func validNationalIdsPass(birth: String) {
         let number = Published.nationalId(birth: birth)

@@ -10,10 +10,10 @@ package struct Config: Sendable, Equatable {
     /// Fields beyond the four, in the order they came.
     package var extras: [JSON.Member]
 
-    package static let fieldNames = ["clientId", "clientSecret", "userId", "accountNr"]
+    package static let fieldNames = [Field.clientId, Field.clientSecret, Field.userId, Field.accountNr]
     /// Optional fields the tool knows by name (the token endpoint, a label), after the four
     /// in `knownFieldNames`, which shell completion offers for `get`.
-    package static let optionalFieldNames = ["name", "tokenUrl", "secretExpires"]
+    package static let optionalFieldNames = [Field.name, Field.tokenUrl, Field.secretExpires]
     package static var knownFieldNames: [String] { fieldNames + optionalFieldNames }
 
     package init(clientId: String, clientSecret: String, userId: String, accountNr: String, extras: [JSON.Member] = []) {
@@ -27,10 +27,10 @@ package struct Config: Sendable, Equatable {
     /// A field's value as text, by its name: one of the four, or a string/number extra.
     package func value(of field: String) -> String? {
         switch field {
-        case "clientId": return clientId
-        case "clientSecret", "secret": return clientSecret
-        case "userId": return userId
-        case "accountNr": return accountNr
+        case Field.clientId: return clientId
+        case Field.clientSecret, Field.secretAlias: return clientSecret
+        case Field.userId: return userId
+        case Field.accountNr: return accountNr
         default:
             switch extras.first(where: { $0.key == field })?.value {
             case .string(let text): return text
@@ -45,15 +45,15 @@ package struct Config: Sendable, Equatable {
     /// The config as one JSON object: the four fields first, then the extras.
     package var json: JSON {
         .object([
-            JSON.Member("clientId", .string(clientId)),
-            JSON.Member("clientSecret", .string(clientSecret)),
-            JSON.Member("userId", .string(userId)),
-            JSON.Member("accountNr", .string(accountNr)),
+            JSON.Member(Field.clientId, .string(clientId)),
+            JSON.Member(Field.clientSecret, .string(clientSecret)),
+            JSON.Member(Field.userId, .string(userId)),
+            JSON.Member(Field.accountNr, .string(accountNr)),
         ] + extras)
     }
 
     /// The token endpoint, if the config names one.
-    package var tokenURL: String? { extras.first(where: { $0.key == "tokenUrl" })?.value.stringValue }
+    package var tokenURL: String? { extras.first(where: { $0.key == Field.tokenUrl })?.value.stringValue }
 }
 
 // MARK: - Reading
@@ -81,10 +81,10 @@ extension Config {
                 throw LommeError.refused("\(name) is missing; a config needs clientId, clientSecret, userId and accountNr")
             }
         }
-        let clientId = try take("clientId", alias: nil)
-        let clientSecret = try take("clientSecret", alias: "secret")
-        let userId = NorwegianNumbers.normalize(try take("userId", alias: nil))
-        let accountNr = NorwegianNumbers.normalize(try take("accountNr", alias: "cardAccountNr"))
+        let clientId = try take(Field.clientId, alias: nil)
+        let clientSecret = try take(Field.clientSecret, alias: Field.secretAlias)
+        let userId = NorwegianNumbers.normalize(try take(Field.userId, alias: nil))
+        let accountNr = NorwegianNumbers.normalize(try take(Field.accountNr, alias: Field.accountNrAlias))
         self.init(clientId: clientId, clientSecret: clientSecret, userId: userId, accountNr: accountNr, extras: remaining)
         try validate(checksums: checksums)
     }
@@ -107,7 +107,7 @@ extension Config {
         let value = members.remove(at: index).value
         switch value {
         case .string(let text): return text
-        case .number(let literal) where ["userId", "accountNr", "cardAccountNr"].contains(name)
+        case .number(let literal) where [Field.userId, Field.accountNr, Field.accountNrAlias].contains(name)
             && literal.allSatisfy(\.isNumber):
             return literal
         default:
@@ -132,7 +132,7 @@ extension Config {
             }
             if case .string(let text) = member.value {
                 try Config.check(extra: member.key, text)
-            } else if member.key == SecretExpiry.field {
+            } else if member.key == Field.secretExpires {
                 throw LommeError.refused("secretExpires must be a date written YYYY-MM-DD in a JSON string, as \"2027-02-24\"")
             }
         }
@@ -183,7 +183,7 @@ extension Config {
         if text.unicodeScalars.contains(where: { $0.value == 0 }) {
             throw refuse("the field \(JSON.printable(name)) holds a NUL character")
         }
-        if name == SecretExpiry.field { try SecretExpiry.check(text) }
+        if name == Field.secretExpires { try SecretExpiry.check(text) }
     }
 
     private static func refuse(_ message: String) -> LommeError { LommeError.refused(message) }
@@ -210,10 +210,10 @@ extension Config {
     /// Lines for a person to check, with the secret and the personal number hidden.
     package var summaryLines: [String] {
         var lines = [
-            ("clientId", clientId),
-            ("clientSecret", Config.maskedSecret(clientSecret)),
-            ("userId", maskedUserId),
-            ("accountNr", NorwegianNumbers.formatAccountNumber(accountNr)),
+            (Field.clientId, clientId),
+            (Field.clientSecret, Config.maskedSecret(clientSecret)),
+            (Field.userId, maskedUserId),
+            (Field.accountNr, NorwegianNumbers.formatAccountNumber(accountNr)),
         ]
         for member in extras {
             lines.append((JSON.printable(member.key), Config.shown(member)))

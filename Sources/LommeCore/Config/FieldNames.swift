@@ -3,7 +3,7 @@
 /// hold a secret. Every command that takes a field name asks here.
 package enum FieldNames {
     /// The aliases a config may use (docs/contract.md: `secret` for clientSecret, `cardAccountNr` for accountNr).
-    static let aliases = ["secret": "clientSecret", "cardAccountNr": "accountNr"]
+    static let aliases = [Config.Field.secretAlias: Config.Field.clientSecret, Config.Field.accountNrAlias: Config.Field.accountNr]
 
     /// The known field `name` is, in any case (aliases too), as it is written.
     package static func known(_ name: String) -> String? {
@@ -16,7 +16,7 @@ package enum FieldNames {
     /// or key (`apiKey`, `refresh_token`, `dbPassword`). The known fields are what they are:
     /// `clientSecret` is a secret, `tokenUrl` and `secretExpires` are not.
     package static func isSecret(_ name: String) -> Bool {
-        if let known = known(name) { return known == "clientSecret" }
+        if let known = known(name) { return known == Config.Field.clientSecret }
         let folded = String(name.lowercased().filter { $0 != "_" && $0 != "-" })
         return SecretFields.isSecretLike(name) || secretWords.contains(where: folded.contains)
     }

@@ -4,7 +4,6 @@ import Glibc
 /// client secret. Within `warningDays` of it, and after it, the commands a person runs
 /// warn on stderr (never `get`'s stdout, and `get`/`exec` stay silent).
 package enum SecretExpiry {
-    package static let field = "secretExpires"
     package static let warningDays = 14
 
     /// The date's first second (UTC), or nil when `text` is not a real `YYYY-MM-DD` date.
@@ -37,7 +36,7 @@ package enum SecretExpiry {
     /// The warning for `config` at `now`, or nil when it has no `secretExpires` or the day
     /// is more than `warningDays` away.
     package static func warning(_ config: Config?, now: Int64, for reader: Reader) -> String? {
-        guard let config, let text = config.value(of: field), let day = start(of: text) else { return nil }
+        guard let config, let text = config.value(of: Config.Field.secretExpires), let day = start(of: text) else { return nil }
         // Whole days from today (UTC) to that day: the secret holds through its last day.
         let days = (day - (now - ((now % 86400) + 86400) % 86400)) / 86400
         guard days <= Int64(warningDays) else { return nil }

@@ -15,10 +15,10 @@ package struct CarriedFields: Sendable, Equatable {
 
         var name: String {
             switch self {
-            case .userId: "userId"
-            case .tokenUrl: "tokenUrl"
-            case .secretExpires: "secretExpires"
-            case .accountNr: "accountNr"
+            case .userId: Config.Field.userId
+            case .tokenUrl: Config.Field.tokenUrl
+            case .secretExpires: Config.Field.secretExpires
+            case .accountNr: Config.Field.accountNr
             case .fields: "fields"
             }
         }
@@ -37,11 +37,11 @@ package struct CarriedFields: Sendable, Equatable {
         func value(in config: Config) -> String? {
             switch self {
             case .userId: config.userId
-            case .tokenUrl: config.value(of: "tokenUrl")
-            case .secretExpires: config.value(of: SecretExpiry.field)
+            case .tokenUrl: config.value(of: Config.Field.tokenUrl)
+            case .secretExpires: config.value(of: Config.Field.secretExpires)
             case .accountNr: config.accountNr
             case .fields:
-                JSON.object(config.extras.filter { $0.key != "tokenUrl" && $0.key != SecretExpiry.field }).text
+                JSON.object(config.extras.filter { $0.key != Config.Field.tokenUrl && $0.key != Config.Field.secretExpires }).text
             }
         }
     }

@@ -12,7 +12,7 @@ package struct Child: Sendable, Equatable {
     package var added: Instant
     package var unknown: [JSON.Member] = []
 
-    static let known: Set<String> = ["name", "receivingKey", "accountNr", "fields", "added"]
+    static let known: Set<String> = ["name", "receivingKey", Config.Field.accountNr, "fields", "added"]
 
     package init(name: String, receivingKey: ReceivingKey, accountNr: String, fields: [JSON.Member], added: Instant) {
         self.name = name
@@ -25,7 +25,7 @@ package struct Child: Sendable, Equatable {
     init?(json: JSON) {
         guard case .object(let members) = json, let name = json["name"]?.stringValue, Child.isValidName(name),
               let keyText = json["receivingKey"]?.stringValue, let key = ReceivingKey(stored: keyText),
-              let accountNr = json["accountNr"]?.stringValue, let added = json["added"]?.stringValue.flatMap(Instant.init(text:))
+              let accountNr = json[Config.Field.accountNr]?.stringValue, let added = json["added"]?.stringValue.flatMap(Instant.init(text:))
         else { return nil }
         var fields: [JSON.Member] = []
         if let object = json["fields"] {
@@ -40,7 +40,7 @@ package struct Child: Sendable, Equatable {
         .object([
             JSON.Member("name", .string(name)),
             JSON.Member("receivingKey", .string(receivingKey.text)),
-            JSON.Member("accountNr", .string(accountNr)),
+            JSON.Member(Config.Field.accountNr, .string(accountNr)),
             JSON.Member("fields", .object(fields)),
             JSON.Member("added", .string(added.text)),
         ] + unknown)
@@ -73,7 +73,10 @@ package struct Child: Sendable, Equatable {
 
     /// Fields a child may not set with `--field`: the credential and the national id are
     /// the household's, the account is `--account`, the secret's expiry is `set secretExpires`.
-    package static let reservedFields: Set<String> = ["clientId", "clientSecret", "secret", "userId", "accountNr", "cardAccountNr", "secretExpires"]
+    package static let reservedFields: Set<String> = [
+        Config.Field.clientId, Config.Field.clientSecret, Config.Field.secretAlias, Config.Field.userId, Config.Field.accountNr,
+        Config.Field.accountNrAlias, Config.Field.secretExpires,
+    ]
 
     /// Parses `--field KEY=VALUE`.
     package static func field(_ text: String) throws(LommeError) -> JSON.Member {
@@ -85,9 +88,9 @@ package struct Child: Sendable, Equatable {
             throw LommeError.usage(.childFieldMalformed, "a --field name is printable ASCII without spaces, as name or tokenUrl; \(JSON.printable(key)) is not")
         }
         if reservedFields.contains(key) {
-            let why = key == "accountNr" || key == "cardAccountNr" ? "give the child's account with --account"
-                : key == "secretExpires" ? "the secret's expiry is the household's: `lomme-vault set secretExpires`"
-                : "it is the household's, the same for every child (`lomme-vault set \(key == "secret" ? "clientSecret" : key)`)"
+            let why = key == Config.Field.accountNr || key == Config.Field.accountNrAlias ? "give the child's account with --account"
+                : key == Config.Field.secretExpires ? "the secret's expiry is the household's: `lomme-vault set secretExpires`"
+                : "it is the household's, the same for every child (`lomme-vault set \(key == Config.Field.secretAlias ? Config.Field.clientSecret : key)`)"
             throw LommeError.usage(.childFieldReserved, "--field may not set \(key): \(why)")
         }
         if FieldNames.isSecret(key) {

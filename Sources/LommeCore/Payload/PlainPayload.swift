@@ -10,7 +10,7 @@ package enum PlainPayload {
     package static func looksLikeConfig(_ text: String) -> Bool {
         guard let json = try? JSON.parse(text), case .object(let members) = json else { return false }
         let keys = Set(members.map(\.key))
-        return keys.contains("clientId") && (keys.contains("clientSecret") || keys.contains("secret"))
+        return keys.contains(Config.Field.clientId) && (keys.contains(Config.Field.clientSecret) || keys.contains(Config.Field.secretAlias))
     }
 
     package static func decode(_ bytes: [UInt8], checksums: Bool = true) throws(LommeError) -> Config {

@@ -40,7 +40,7 @@ package enum SecretFields {
         case .array(let items): return "(a list of \(items.count) items, not shown)"
         case .string(let text) where isSecretLike(member.key): return Config.maskedSecret(text)
         case _ where isSecretLike(member.key): return "******** (hidden)"
-        case .string(let text) where member.key == "userId": return Config.maskedUserId(text)
+        case .string(let text) where member.key == Config.Field.userId: return Config.maskedUserId(text)
         case .string(let text): return JSON.printable(text)
         case let value: return JSON.printable(value.text)
         }

@@ -28,15 +28,15 @@ extension ConfigInput {
         var extras: [JSON.Member] = []
         let name = try askChecked(interaction, { () throws(LommeError) in
             try interaction.ask("name (optional, a label such as the child's name; Enter for none): ")
-        }) { (text) throws(LommeError) in try Config.check(extra: "name", text) }
-        if !name.isEmpty { extras.append(JSON.Member("name", .string(name))) }
+        }) { (text) throws(LommeError) in try Config.check(extra: Config.Field.name, text) }
+        if !name.isEmpty { extras.append(JSON.Member(Config.Field.name, .string(name))) }
         let tokenURL = try askChecked(interaction, { () throws(LommeError) in
             try interaction.ask("tokenUrl (optional, the bank's token endpoint for `lomme-vault token`; Enter for none): ")
         }) { (text) throws(LommeError) in
             guard !text.isEmpty else { return }
-            do throws(LommeError) { _ = try TokenURL(text, source: "tokenUrl") } catch { throw LommeError.refused(error.message) }
+            do throws(LommeError) { _ = try TokenURL(text, source: Config.Field.tokenUrl) } catch { throw LommeError.refused(error.message) }
         }
-        if !tokenURL.isEmpty { extras.append(JSON.Member("tokenUrl", .string(tokenURL))) }
+        if !tokenURL.isEmpty { extras.append(JSON.Member(Config.Field.tokenUrl, .string(tokenURL))) }
         let config = Config(clientId: clientId, clientSecret: clientSecret, userId: userId, accountNr: accountNr, extras: extras)
         try config.validate(checksums: checksums)
         return config

@@ -47,7 +47,7 @@ package struct HouseholdService {
         for text in request.fields {
             let field = try Child.field(text)
             // The token URL rule of `set tokenUrl` (plain http:// to this machine only), exit 7 as there.
-            if field.key == "tokenUrl", let url = field.value.stringValue { do throws(LommeError) { _ = try TokenURL(url, source: "--field tokenUrl") } catch { throw LommeError.refused(error.message) } }
+            if field.key == Config.Field.tokenUrl, let url = field.value.stringValue { do throws(LommeError) { _ = try TokenURL(url, source: "--field " + Config.Field.tokenUrl) } catch { throw LommeError.refused(error.message) } }
             fields.removeAll { $0.key == field.key }
             fields.append(field)
         }
@@ -111,7 +111,7 @@ package struct HouseholdService {
             return .object([
                 JSON.Member("name", .string(child.name)),
                 JSON.Member("receivingKey", .string(child.receivingKey.fingerprint)),
-                JSON.Member("accountNr", .string(child.accountNr)),
+                JSON.Member(Config.Field.accountNr, .string(child.accountNr)),
                 JSON.Member("fields", .object(child.fields.map { JSON.Member($0.key, .string(Config.shown($0))) })),
                 JSON.Member("lastIssued", time(last?.issued)),
                 JSON.Member("expires", time(last?.expires)),

@@ -145,24 +145,24 @@ package struct SetService {
     static func replacing(_ field: String, with value: String, in config: Config, checksums: Bool) throws(LommeError) -> Config {
         var config = config
         switch field {
-        case "clientId":
+        case Config.Field.clientId:
             try Config.check(clientId: value)
             config.clientId = value
-        case "clientSecret":
+        case Config.Field.clientSecret:
             try Config.check(clientSecret: value)
             config.clientSecret = value
-        case "userId":
+        case Config.Field.userId:
             let digits = NorwegianNumbers.normalize(value)
             try Config.check(userId: digits, checksums: checksums)
             config.userId = digits
-        case "accountNr":
+        case Config.Field.accountNr:
             let digits = NorwegianNumbers.normalize(value)
             try Config.check(accountNr: digits, checksums: checksums)
             config.accountNr = digits
         default:
             try Config.check(extra: field, value)
-            if field == "tokenUrl" {
-                do throws(LommeError) { _ = try TokenURL(value, source: "tokenUrl") } catch { throw LommeError.refused(error.message) }
+            if field == Config.Field.tokenUrl {
+                do throws(LommeError) { _ = try TokenURL(value, source: Config.Field.tokenUrl) } catch { throw LommeError.refused(error.message) }
             }
             let member = JSON.Member(field, .string(value))
             if let index = config.extras.firstIndex(where: { $0.key == field }) {
