@@ -30,7 +30,7 @@ package struct RecoveryKit: Sendable {
 
     /// The kit's QR code, encoded and read back before anything is drawn; the CLI shows
     /// the same code on a terminal (`TerminalCode`). Its level is the kit's
-    /// (`IssuedCode.Kind.recoveryKit`: Q, a quarter of the code may be lost to a fold, a
+    /// (`CodeKind.recoveryKey`: Q, a quarter of the code may be lost to a fold, a
     /// stain or glare; the key alone fits a version 3 code, 29 modules a side, a kit that
     /// carries one rotation a version 9).
     package func code() throws(LommeError) -> IssuedCode {
@@ -45,7 +45,7 @@ package struct RecoveryKit: Sendable {
         } catch {
             throw LommeError.failure("the recovery kit's key does not read back as a recovery key (\(error.message)); nothing was drawn — please report this")
         }
-        return try IssuedCode(payload: qrText, kind: .recoveryKit)
+        return try IssuedCode(payload: qrText, kind: .recoveryKey)
     }
 
     /// The key as printed on the page and the terminal: its groups in lines of at most four,

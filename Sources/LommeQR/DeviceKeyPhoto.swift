@@ -6,10 +6,10 @@ import LommeScan
 extension ReceivingKey {
     /// The key in a photo of the QR code `lomme-vault key` shows.
     package init(photo: String) throws(LommeError) {
-        let found = try Scanner.scan(path: photo) { ClassifiedPayload($0.bytes).kind == .receivingKey }
+        let found = try Scanner.scan(path: photo) { $0.kind == .receivingKey }
         var unusable: LommeError?
         for decoded in found {
-            guard case .receivingKey(let key, let problem) = ClassifiedPayload(decoded.bytes).payload else { continue }
+            guard case .receivingKey(let key, let problem) = decoded.code.payload else { continue }
             if let key {
                 self = key
                 return

@@ -2,52 +2,26 @@ import LommeCore
 import LommeImages
 
 /// A payload made into a QR code and checked: what `issue`, `issue --all`, `key`,
-/// `receipt` and the recovery kit show or write. Its kind decides, in this one place, the
+/// `receipt` and the recovery kit show or write. Its kind (`CodeKind.facts`) gives the
 /// error-correction level it gets unless one is asked for, and the mode of a file holding it.
 package struct IssuedCode: Sendable {
     package let payload: String
-    package let kind: Kind
+    package let kind: CodeKind
     package let matrix: QRMatrix
-
-    /// What a code holds, as far as how it is made and kept goes.
-    package enum Kind: Sendable {
-        /// The original app's JSON: the secret in clear.
-        case plain
-        /// Sealed to one device.
-        case sealed
-        /// A device's public receiving key (`key`).
-        case receivingKey
-        /// A child's receipt (public).
-        case receipt
-        /// The household's recovery key: a secret.
-        case recoveryKit
-
-        /// H for a plain code, as the original app's instructions; Q for the kit (a fold or
-        /// a stain on paper); M for the rest, which are longer.
-        package var defaultLevel: QRMatrix.ErrorCorrection {
-            switch self {
-            case .plain: .H
-            case .recoveryKit: .Q
-            case .sealed, .receivingKey, .receipt: .M
-            }
-        }
-
-        /// 0600 for a file holding a secret (a plain code, the kit), 0644 otherwise.
-        package var fileMode: UInt32 {
-            switch self {
-            case .plain, .recoveryKit: 0o600
-            case .sealed, .receivingKey, .receipt: 0o644
-            }
-        }
-    }
 
     /// Encodes `payload` at `level` (the kind's own when nil) and reads the matrix back with
     /// zbar before anything is drawn.
-    package init(payload: String, kind: Kind, level: QRMatrix.ErrorCorrection? = nil) throws(LommeError) {
+    package init(payload: String, kind: CodeKind, level: QRErrorCorrection? = nil) throws(LommeError) {
         self.payload = payload
         self.kind = kind
-        matrix = try QRMatrix.encode(payload, level: level ?? kind.defaultLevel)
+        matrix = try QRMatrix.encode(payload, level: IssuedCode.level(kind, asked: level))
         try QRVerify.check(QRRender.image(matrix, scale: 4), holds: payload, what: "QR code")
+    }
+
+    /// The level a code of `kind` is made at: the one asked for, else its kind's own.
+    package static func level(_ kind: CodeKind, asked: QRErrorCorrection? = nil) throws(LommeError) -> QRErrorCorrection {
+        guard let level = asked ?? kind.facts.level else { throw LommeError.failure("lomme-vault makes no code of another application's") }
+        return level
     }
 
     /// The code for a terminal, with its colours, checked by turning the characters back

@@ -58,8 +58,8 @@ struct Trial {
     /// zbar's scan-line spacing for this pass's images.
     var lineSpacing: Int32 = 1
     let isOver: () -> Bool
-    /// Takes the decodes of one zbar scan together (a picture can hold several codes).
-    let report: ([Decoded]) -> Void
+    /// Takes the codes of one zbar scan together (a picture can hold several codes).
+    let report: ([Sighting]) -> Void
     /// Whether zbar may start on a whole view of this many pixels (on the lines it scans).
     var mayStart: (_ pixels: Int) -> Bool = { _ in true }
     /// Told what zbar's scan of a whole view took.
@@ -72,10 +72,17 @@ struct Trial {
     /// Scans `image`; true when zbar decoded something in it.
     @discardableResult
     func scan(_ image: GrayImage) -> Bool {
-        let decoded = scanner.scan(image, lineSpacing: lineSpacing).filter { !$0.bytes.isEmpty }.map { Decoded(bytes: $0.bytes, pass: pass) }
-        if !decoded.isEmpty { report(decoded) }
-        return !decoded.isEmpty
+        let read = scanner.scan(image, lineSpacing: lineSpacing).filter { !$0.bytes.isEmpty }.map { Sighting(bytes: $0.bytes, pass: pass) }
+        if !read.isEmpty { report(read) }
+        return !read.isEmpty
     }
+}
+
+/// A code's bytes as one pass read them, before the search takes them in: each payload is
+/// classified once, the first time it is seen (`SearchState.report`, `Decoded`).
+struct Sighting: Sendable {
+    let bytes: [UInt8]
+    let pass: PassName
 }
 
 extension Pass {

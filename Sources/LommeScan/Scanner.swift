@@ -67,19 +67,25 @@ package enum PassOutcome: String, Sendable {
     case joined
 }
 
-/// One QR payload found in a picture.
+/// One QR payload found in a picture, with what it is: its text decoded and its kind decided
+/// once, here (`ClassifiedPayload`), and handed as it is to the caller's `accept` and on to
+/// the service.
 package struct Decoded: Sendable, Equatable {
-    package let bytes: [UInt8]
-    /// `bytes` as text (`QRText.decode`).
-    package let text: String
+    /// The payload: its bytes, its text (`QRText.decode`), its kind and its value parsed.
+    package let code: ClassifiedPayload
     /// Which pass found it, for diagnostics and the benchmark.
     package let pass: PassName
 
     package init(bytes: [UInt8], pass: PassName) {
-        self.bytes = bytes
-        self.text = QRText.decode(bytes)
+        code = ClassifiedPayload(bytes)
         self.pass = pass
     }
+
+    package var bytes: [UInt8] { code.bytes }
+    package var text: String { code.text }
+    package var kind: CodeKind { code.kind }
+
+    package static func == (a: Decoded, b: Decoded) -> Bool { a.bytes == b.bytes && a.pass == b.pass }
 }
 
 /// The multi-pass QR decoder around zbar.
@@ -157,8 +163,8 @@ package enum Scanner {
             subject.planAhead(passes.flatMap { pass in
                 pass.ahead.map { job in JobAhead(reads: job.reads, makes: job.makes) { s in if !state.stopped { job.make(s) } } }
             })
-            let judge: @Sendable ([Decoded]) -> Void = { decoded in
-                state.report(decoded)
+            let judge: @Sendable ([Sighting]) -> Void = { read in
+                state.report(read)
                 news.signal()
             }
             for _ in 0..<workers {
@@ -178,8 +184,8 @@ package enum Scanner {
                 }
             } while state.workersDone < workers
         } else {
-            worker(subject, passes, options: options, state: state, end: end, clock: clock) { decoded in
-                state.report(decoded)
+            worker(subject, passes, options: options, state: state, end: end, clock: clock) { read in
+                state.report(read)
                 if state.judge(accept) { state.stop() }
             }
         }
@@ -188,7 +194,7 @@ package enum Scanner {
 
     /// Takes passes off the shared list in order until none is left, time is up or an accepted decode stops it.
     static func worker(_ subject: ScanSubject, _ passes: [Pass], options: ScanOptions, state: SearchState,
-                       end: Duration?, clock: ScanClock, report: ([Decoded]) -> Void) {
+                       end: Duration?, clock: ScanClock, report: ([Sighting]) -> Void) {
         let scanner = ZBarScanner()
         // Whether the deadline has passed (never, with none).
         let past = { end.map { clock.now() >= $0 } ?? false }
@@ -297,8 +303,12 @@ final class SearchState: Sendable {
     /// A running pass to join, each once; nil when none shares its work.
     func joinable() -> Int? { inner.withLock { $0.sharing.isEmpty ? nil : $0.sharing.removeFirst() } }
 
-    /// Records decodes, each unless the same payload was found before.
-    func report(_ decoded: [Decoded]) {
+    /// Records the codes read, each unless the same payload was found before: a payload is
+    /// classified (`Decoded`) the first time it is seen, outside the lock.
+    func report(_ read: [Sighting]) {
+        let fresh = inner.withLock { state in read.filter { one in !state.found.contains { $0.bytes == one.bytes } } }
+        guard !fresh.isEmpty else { return }
+        let decoded = fresh.map { Decoded(bytes: $0.bytes, pass: $0.pass) }
         inner.withLock { state in
             for one in decoded where !state.found.contains(where: { $0.bytes == one.bytes }) { state.found.append(one) }
         }

@@ -198,7 +198,7 @@ struct ChildCommand: ParsableCommand {
             let context = try vault.prepare()
             let service = ReceiptService(context, vault.unlockOptions)
             var firstError: LommeError?
-            let isReceipt: (Decoded) -> Bool = { ClassifiedPayload($0.bytes).kind == .receipt }
+            let isReceipt: (Decoded) -> Bool = { $0.kind == .receipt }
             let sources: [String?] = camera.camera ? [nil] : photos
             for photo in sources {
                 do throws(LommeError) {
@@ -212,7 +212,7 @@ struct ChildCommand: ParsableCommand {
                         decoded = try CameraInput.read(camera, sought: "receipt", accept: isReceipt,
                                                        rejected: { _ in "the QR code in view is not a receipt; still looking" })
                     }
-                    let confirmed = try service.confirm(ClassifiedPayload(decoded.bytes))
+                    let confirmed = try service.confirm(decoded.code)
                     let issued = Instant(seconds: confirmed.record.issued).text
                     Terminal.info(confirmed.already
                         ? "Unchanged: \(confirmed.child.name)'s receipt for the code issued \(issued) was confirmed already."

@@ -51,7 +51,7 @@ struct Issue: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(
         "Error correction: L, M, Q or H, the share of the code that may be damaged (default: H for a plain code, as the original app's instructions; M for a sealed one, which is larger).",
         valueName: "level"))
-    var level: QRMatrix.ErrorCorrection?
+    var level: QRErrorCorrection?
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the code to FILE.png (8 px per module) or FILE.svg instead of the terminal.", valueName: "FILE"))
     var output: String?
@@ -157,7 +157,7 @@ struct Issue: ParsableCommand {
     }
 }
 
-extension QRMatrix.ErrorCorrection: ExpressibleByArgument {
+extension QRErrorCorrection: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(rawValue: argument.uppercased())
     }

@@ -20,7 +20,7 @@ struct IssueAll {
         let request = IssueService.Request(from: issue.from, recipient: .plain, lifetime: lifetime, checksums: !issue.noCheck,
                                            unlock: issue.vault.unlockOptions)
         var plan = try service.planAll(request, nowMs: VaultContents.nowMilliseconds())
-        let level = issue.level ?? IssuedCode.Kind.sealed.defaultLevel
+        let level = try IssuedCode.level(.sealed, asked: issue.level)
         for item in plan.items {
             guard (try? QRMatrix.encode(item.trial, level: level)) != nil else {
                 throw LommeError.failure("\(item.child.name)'s code does not fit a QR code at level \(level.rawValue) (\(item.trial.utf8.count) characters); nothing was issued: give \(item.child.name) fewer or shorter --field values (`lomme-vault child remove` and `child add`), or use a lower --level")

@@ -10,7 +10,8 @@ import LommeVaultKit
 enum PayloadInput {
     /// A payload and, for photos, which photo held it and what was said of those before it.
     struct Found {
-        /// What the payload is, decided once here as it is read.
+        /// What the payload is, decided once where it was read (the scanner's `Decoded`, or
+        /// standard input here).
         var payload: ClassifiedPayload
         var notes: [String] = []
     }
@@ -44,21 +45,21 @@ enum PayloadInput {
     /// said once on stderr and the camera goes on looking.
     static func read(camera: CameraOptions) throws(LommeError) -> Found {
         let decoded = try CameraInput.read(camera, sought: "QR code holding a lomme-vault config",
-                                           accept: { Payload.isImportable($0.bytes) },
+                                           accept: { $0.kind.isImportable },
                                            rejected: { _ in "the QR code in view is not a lomme-vault config; still looking (`lomme-vault scan --camera` shows what it holds)" })
-        return Found(payload: ClassifiedPayload(decoded.bytes))
+        return Found(payload: decoded.code)
     }
 
-    /// The importable code in one photo, classified once; a file that is the payload as
-    /// text (a config.json) is told to go through --stdin.
+    /// The importable code in one photo, as the scanner classified it; a file that is the
+    /// payload as text (a config.json) is told to go through --stdin.
     static func code(in photo: String) throws(LommeError) -> ClassifiedPayload {
         let found: [Decoded]
         do throws(LommeError) {
-            found = try Scanner.scan(path: photo) { Payload.isImportable($0.bytes) }
+            found = try Scanner.scan(path: photo) { $0.kind.isImportable }
         } catch where error.code == .unreadableImage {
             throw textFile(photo) ?? error
         }
-        guard let first = found.lazy.map({ ClassifiedPayload($0.bytes) }).first(where: \.isImportable) else {
+        guard let first = found.first(where: \.kind.isImportable)?.code else {
             throw LommeError.refused("the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
         }
         return first
@@ -72,7 +73,7 @@ enum PayloadInput {
         if (try? JSON.parse(bytes)) != nil {
             return LommeError.image("\(ImageLimits.display(path)) is a JSON file, not a picture; \(how)")
         }
-        if Payload.kind(of: String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace()) == .sealed {
+        if ClassifiedPayload(Array(String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace().utf8)).kind == .sealed {
             return LommeError.image("\(ImageLimits.display(path)) holds a sealed code as text, not a picture; \(how)")
         }
         return nil

@@ -24,10 +24,10 @@ struct RecoveryKeyOptions: ParsableArguments {
     func source() throws(LommeError) -> RecoveryKeySource {
         if let recoveryFile { return .file(recoveryFile) }
         guard let photo = recoveryImage else { return .terminal }
-        let isKit: (Decoded) -> Bool = { ClassifiedPayload($0.bytes).kind == .recoveryKey }
+        let isKit: (Decoded) -> Bool = { $0.kind == .recoveryKey }
         let found = try Scanner.scan(path: photo, accept: isKit)
         guard let kit = found.first(where: isKit) else {
-            let what = found.first.map { ClassifiedPayload($0.bytes).kind.what } ?? "it holds none"
+            let what = found.first?.kind.what ?? "it holds none"
             throw LommeError.refused("the QR code in \(photo) is not a recovery kit's (\(what)); give a photo of the recovery kit's QR code")
         }
         return .photo(text: kit.text, path: photo)

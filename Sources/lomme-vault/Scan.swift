@@ -48,7 +48,7 @@ struct Scan: ParsableCommand {
         var firstError: LommeError?
         for photo in photos {
             do {
-                let found = try Scanner.scan(path: photo, accept: { Payload.isOurs($0.bytes) })
+                let found = try Scanner.scan(path: photo, accept: { $0.kind.isOurs })
                 for decoded in found {
                     if raw {
                         let newline = !noNewline && (Terminal.isTerminal(1) || photos.count > 1 || found.count > 1)
@@ -80,8 +80,8 @@ struct Scan: ParsableCommand {
     /// or `--camera --device …`).
     static func describe(_ decoded: Decoded, photo: String, arguments: String? = nil) -> String {
         let again = arguments ?? photo
-        switch ClassifiedPayload(decoded.bytes).payload {
-        case .plain(let config, let problem):
+        switch decoded.code.payload {
+        case .plain(let config?, let problem):
             var lines = ["\(photo): plain config (holds the secret in clear)"] + config.summaryLines
             if let problem { lines.append("  warning: \(problem.message)") }
             return lines.joined(separator: "\n") + "\n"
@@ -105,13 +105,20 @@ struct Scan: ParsableCommand {
             return "\(photo): a household's recovery kit: its key is a secret (not shown; `lomme-vault scan --raw` prints it). Keep the sheet like a passport; `lomme-vault recovery verify --recovery-image \(again)` checks it against a vault\n"
         case .receipt(nil, let problem):
             return "\(photo): a lomme-vault receipt that cannot be read: \(problem?.message ?? "damaged")\n"
+        case .plain(nil, _):
+            return other(decoded.text, photo: photo, again: again)
         case .other(let text):
-            if let fields = SecretFields.summaryLines(text) {
-                let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"
-                return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(again)`."]).joined(separator: "\n") + "\n"
-            }
-            return "\(photo): not a lomme-vault config; the code holds:\n\(text)\n"
+            return other(text, photo: photo, again: again)
         }
+    }
+
+    /// A code that is none of lomme-vault's, or JSON naming a config's fields that is not one.
+    static func other(_ text: String, photo: String, again: String) -> String {
+        if let fields = SecretFields.summaryLines(text) {
+            let head = "\(photo): JSON with a secret, but not a config lomme-vault accepts: \(Self.ruleFailed(text))"
+            return ([head] + fields + ["Nothing is hidden from `lomme-vault scan --raw \(again)`."]).joined(separator: "\n") + "\n"
+        }
+        return "\(photo): not a lomme-vault config; the code holds:\n\(text)\n"
     }
 
     /// The rule a secret-holding JSON object fails, for the summary.

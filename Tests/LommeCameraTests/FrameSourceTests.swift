@@ -469,13 +469,13 @@ struct LiveScanTests {
         var options = LiveOptions(frameBudget: nil, pace: .everyFrame)
         options.plan = ScanPlan([.plain], mandatory: 1)
         options.alternatePlan = ScanPlan([.inverted], mandatory: 1)
-        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { $0.kind.isImportable })
         guard case .found(let decoded, let frame) = outcome else { Issue.record("\(outcome)"); return }
         #expect(decoded.pass == .inverted && decoded.text == FrameSourceTests.text)
         #expect(counts.scanned == 2 && frame.index == 1, "read in scanned frame \(counts.scanned - 1), not the second")
         // Either order alone: the first never reads it, the second at once.
         options.alternatePlan = nil
-        let (never, all) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
+        let (never, all) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { $0.kind.isImportable })
         guard case .ended = never else { Issue.record("plain read a dark-mode screen: \(never)"); return }
         #expect(all.scanned == 15 && all.dropped == 0, "every frame of the clip: \(all)")
     }
@@ -524,7 +524,7 @@ struct LiveScanTests {
         let code = try folder.code(FrameSourceTests.text)
         let clip = try folder.clip("shake", code: code, codec: "h264", seconds: 3)
         let options = LiveOptions(frameBudget: nil, pace: .everyFrame)
-        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { Payload.isImportable($0.bytes) })
+        let (outcome, counts) = try LiveScan(source: try FrameSource(path: clip), options: options).run(accept: { $0.kind.isImportable })
         guard case .found(let decoded, let frame) = outcome else { Issue.record("\(outcome)"); return }
         #expect(decoded.text == FrameSourceTests.text)
         #expect(frame.time >= 0.6 - 0.01, "read before the code came in, at \(frame.time) s")

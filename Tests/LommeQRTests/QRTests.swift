@@ -6,13 +6,26 @@ import Testing
 
 @Suite("QR encoding and drawing")
 struct QRTests {
-    @Test(arguments: QRMatrix.ErrorCorrection.allCases)
-    func matrixReadsBackAtEveryLevel(level: QRMatrix.ErrorCorrection) throws {
+    @Test(arguments: QRErrorCorrection.allCases)
+    func matrixReadsBackAtEveryLevel(level: QRErrorCorrection) throws {
         let payload = PlainPayload.encode(sampleConfig())
         let matrix = try QRMatrix.encode(payload, level: level)
         #expect(matrix.size == 17 + 4 * matrix.version)
         let found = ZBarScanner().scan(QRRender.image(matrix, scale: 3))
         #expect(found.map(\.bytes) == [Array(payload.utf8)])
+    }
+
+    /// A code is made at its kind's level (`CodeKind.facts`) unless another is asked for,
+    /// and lomme-vault makes no code of another application's.
+    @Test(arguments: CodeKind.allCases)
+    func anIssuedCodeTakesItsKindsLevel(kind: CodeKind) throws {
+        let payload = "LR1:SAMPLE"
+        guard let level = kind.facts.level else {
+            #expect(throws: LommeError.self) { try IssuedCode(payload: payload, kind: kind) }
+            return
+        }
+        #expect(try IssuedCode(payload: payload, kind: kind).matrix.level == level)
+        #expect(try IssuedCode(payload: payload, kind: kind, level: .L).matrix.level == .L)
     }
 
     /// The scanner's whole-picture passes have zbar scan every second line: a code of

@@ -151,6 +151,23 @@ struct ScannerTests {
         let decoded = Decoded(bytes: Array("blåbær".utf8), pass: .plain)
         #expect(decoded.text == "blåbær")
         #expect(decoded.bytes.count == 8)
+        #expect(decoded.kind == .other)
+    }
+
+    /// A code's text is decoded and its kind decided once, by the scanner: `accept` and the
+    /// caller get the classified payload (a plain config, parsed), not bytes to look at again.
+    @Test func theScannerHandsOnTheClassifiedPayload() throws {
+        var judged: [CodeKind] = []
+        let found = try Scanner.scan(path: F.path("clean.png"), options: try F.only(.plain)) { decoded in
+            judged.append(decoded.kind)
+            return decoded.kind.isImportable
+        }
+        #expect(judged == [.plain])
+        guard case .plain(let config?, _) = found.first?.code.payload else {
+            Issue.record("the fixture's config is not handed on parsed: \(found.map(\.kind))")
+            return
+        }
+        #expect(config.clientId == "fixture")
     }
 
     @Test func blankPictureHasNoCode() {

@@ -105,9 +105,9 @@ private typealias F = ScanFixtures
         // estimates miss the code's 57 modules by a version or more.
         let triple = Self.triple(across: 7.5, timing: 45)
         #expect(!triple.candidateDimensions.contains(Self.side), "\(triple.candidateDimensions)")
-        var found: [Decoded] = []
+        var found: [Sighting] = []
         let trial = Trial(scanner: ZBarScanner(), pass: .grid, isOver: { false }, report: { found += $0 })
         #expect(GridPass.decode(triple, in: image, trial))
-        #expect(found.map(\.text) == [F.payload])
+        #expect(found.map { Decoded(bytes: $0.bytes, pass: $0.pass).text } == [F.payload])
     }
 }

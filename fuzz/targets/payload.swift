@@ -4,8 +4,7 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-    _ = Payload.isImportable(bytes)
-    _ = Payload.classify(bytes)
+    _ = ClassifiedPayload(bytes).kind.isImportable
     if let config = try? PlainPayload.decode(bytes, checksums: false) {
         // What import does next: show it and store it; both must hold for any accepted input.
         _ = config.summaryLines

@@ -14,7 +14,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let rest = Array(bytes.dropFirst())
     if mode & 1 == 0 {
         let text = String(decoding: rest, as: UTF8.self)
-        _ = Payload.classify(rest)
+        _ = ClassifiedPayload(rest)
         if let envelope = try? Envelope(text: text) {
             _ = Instant(seconds: envelope.issued).text + Instant(seconds: envelope.expires).text
             for now in [Int64(0), envelope.issued, envelope.expires, Envelope.maxTime] {

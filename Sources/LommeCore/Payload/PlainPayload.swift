@@ -6,11 +6,12 @@ package enum PlainPayload {
         config.json.text
     }
 
-    /// True when `text` looks like JSON meant as a config (so a scan can stop early).
-    package static func looksLikeConfig(_ text: String) -> Bool {
-        guard let json = try? JSON.parse(text), case .object(let members) = json else { return false }
+    /// `text` parsed, when it is JSON meant as a config (an object naming clientId and a
+    /// secret), even one that breaks a rule; nil for anything else.
+    static func configLike(_ text: String) -> JSON? {
+        guard let json = try? JSON.parse(text), case .object(let members) = json else { return nil }
         let keys = Set(members.map(\.key))
-        return keys.contains(Config.Field.clientId) && (keys.contains(Config.Field.clientSecret) || keys.contains(Config.Field.secretAlias))
+        return keys.contains(Config.Field.clientId) && (keys.contains(Config.Field.clientSecret) || keys.contains(Config.Field.secretAlias)) ? json : nil
     }
 
     package static func decode(_ bytes: [UInt8], checksums: Bool = true) throws(LommeError) -> Config {

@@ -2,7 +2,7 @@ import Glibc
 import LommeCore
 
 /// `import`: a classified payload (what it is was decided once, where it was read:
-/// `ClassifiedPayload`), the checks (rules, issuer pin,
+/// `ClassifiedPayload`, which the scanner's `Decoded` carries), the checks (rules, issuer pin,
 /// replay, rollback, plain over pinned), the confirmation, and the store, with the sealed
 /// checks made again under the write lock against what the vault holds then.
 package struct ImportService {
@@ -44,10 +44,13 @@ package struct ImportService {
             throw LommeError.refused("this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
         case .recoveryKey:
             throw LommeError.refused("this is a household's recovery kit, not a config: keep it secret, like a passport; the parent uses it with `lomme-vault unlock --with recovery` or `lomme-vault init --parent --restore`")
-        case .plain(let config, let problem):
+        case .plain(let config?, let problem):
             // Parsed once, where it was read; the check digits are waived by --no-check only.
             if let problem, request.checksums { throw problem }
             return try importPlain(config)
+        case .plain(nil, let problem):
+            // JSON naming a config's fields that cannot be read as one (what rule it breaks).
+            throw problem ?? LommeError.refused("the payload is not a config")
         case .other:
             // Not a config: the plain rules say why (not JSON, a field missing, a rule broken).
             return try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums))

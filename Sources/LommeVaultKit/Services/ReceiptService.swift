@@ -49,10 +49,10 @@ package struct ReceiptService {
 
     /// Checks `payload` as a receipt for the child's last handed-out code and records it.
     package func confirm(_ payload: ClassifiedPayload) throws(LommeError) -> Confirmation {
-        guard payload.kind == .receipt else {
+        guard case .receipt(let parsed, let problem) = payload.payload else {
             throw LommeError.refused(.receiptNotOne, "this QR code is not a receipt (\(payload.kind.what)); the child shows one with `lomme-vault receipt` after importing a sealed code")
         }
-        let receipt = try Receipt(text: payload.text)
+        guard let receipt = parsed else { throw problem ?? LommeError.refused("the receipt is damaged") }
         let opened = try open()
         var (child, record) = try check(receipt, in: opened.contents)
         if record.confirmed != nil { return Confirmation(child: child, record: record, already: true) }
