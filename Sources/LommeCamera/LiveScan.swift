@@ -45,6 +45,9 @@ package struct LiveOptions: Sendable {
         options.clock = clock.scanClock
         options.everyLine = everyLine
         options.passTimes = passTimes
+        // A frame is one of many: its plan and budget are chosen on the screen clips, where a
+        // code not taken is looked for again in the next frame (`ScanOptions.settles` is a photo's).
+        options.settles = false
         return options
     }
 

@@ -21,7 +21,7 @@ enum GridPass {
     static func search(_ s: ScanSubject, _ trial: Trial, inverted: Bool = false) {
         let cursor = s.memoValue("cursor \(inverted)") { CandidateCursor() } ?? CandidateCursor()
         forEachCandidate(s, inverted: inverted, cursor: cursor, until: { trial.over }) { candidate in
-            _ = decode(candidate.triple, in: candidate.source, trial, corners: candidate.corners)
+            _ = decode(candidate.triple, in: candidate.source, trial, corners: candidate.corners, toWorking: 1 / candidate.factor)
         }
     }
 
@@ -106,6 +106,8 @@ enum GridPass {
     struct Candidate {
         let triple: FinderTriple
         let source: GrayImage
+        /// The source's pixels per working view pixel.
+        var factor = 1.0
         let corners: (Int) -> Double
     }
 
@@ -152,7 +154,7 @@ enum GridPass {
                 moduleAcross: triple.moduleAcross * factor, moduleDown: triple.moduleDown * factor,
                 timingDimension: triple.timingDimension, finderModules: triple.finderModules?.map { $0 * factor })
             let key = "corners \(inverted) \(number)"
-            body(Candidate(triple: scaled, source: source) { dimension in
+            body(Candidate(triple: scaled, source: source, factor: factor) { dimension in
                 s.memoValue("\(key) \(dimension)") { cornerAgreement(scaled, in: source, dimension: dimension) } ?? 0
             })
         }
@@ -177,9 +179,11 @@ enum GridPass {
         }
     }
 
-    /// Tries the candidate sizes and maps for one triple; true once zbar decodes one.
+    /// Tries the candidate sizes and maps for one triple; true once zbar decodes one. With
+    /// `toWorking` (the working view's pixels per source pixel), a code read is outlined there
+    /// (`Settle`).
     static func decode(_ triple: FinderTriple, in source: GrayImage, _ trial: Trial,
-                       corners: ((Int) -> Double)? = nil) -> Bool {
+                       corners: ((Int) -> Double)? = nil, toWorking: Double? = nil) -> Bool {
         let corners = corners ?? { cornerAgreement(triple, in: source, dimension: $0) }
         // Every size through its best map first, and for a code of version 7 up whose corners
         // sample as finder patterns, through a map per cell of its alignment-pattern grid.
@@ -202,13 +206,20 @@ enum GridPass {
             sampled += 1
             let map = GridSampler.map(guided: guide, for: triple, dimension: dimension, in: source)
             let grids = GridSampler.binarizations(GridSampler.sample(source, map: map, dimension: dimension))
-            if attempt(grids, trial) { return true }
+            // The code's four corners, in module coordinates the code's outer edge.
+            let outline = toWorking.map { scale in
+                [(0, 0), (dimension, 0), (0, dimension), (dimension, dimension)].map { corner in
+                    let point = map.map(Double(corner.0), Double(corner.1))
+                    return SIMD2(point.x, point.y) * scale
+                }
+            }
+            if attempt(grids, trial, outline: outline) { return true }
             if trial.over { return false }
             let agreement = FixedPatterns.finderAgreement(grids[0])
             // A code of version 7 up: through its grid of alignment patterns, a map per cell.
             if griddable(size: sampled, agreement: agreement), let grid = AlignmentGrid.located(in: source, map: map, dimension: dimension) {
                 let cells = GridSampler.binarizations(GridSampler.sample(source, dimension: dimension, point: grid.point))
-                if attempt(cells, trial) { return true }
+                if attempt(cells, trial, outline: outline) { return true }
                 if FixedPatterns.finderAgreement(cells[0]) >= leastBendableAgreement { bendable.append((.grid(grid), dimension)) }
             }
             if agreement >= leastBendableAgreement { bendable.append((.plane(map), dimension)) }
@@ -234,10 +245,10 @@ enum GridPass {
     }
 
     /// Hands each module grid to zbar, redrawn clean; true once one decodes.
-    static func attempt(_ grids: [GrayImage], _ trial: Trial) -> Bool {
+    static func attempt(_ grids: [GrayImage], _ trial: Trial, outline: [SIMD2<Double>]? = nil) -> Bool {
         for grid in grids {
             if trial.over { return false }
-            if trial.scan(GridSampler.render(grid)) { return true }
+            if trial.scan(GridSampler.render(grid), outline: outline) { return true }
         }
         return false
     }

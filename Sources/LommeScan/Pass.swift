@@ -14,16 +14,21 @@ struct Pass: Sendable {
     let ahead: [JobAhead]
     /// Whether a worker with no pass left may join this one while it runs (`Scanner.worker`), sharing its work.
     let shared: Bool
+    /// How a point of the images this pass hands zbar maps to the working view; nil when it
+    /// does not (crops, the grid sampler's drawings): where a code it reads lies (`Settle`).
+    let toWorking: (@Sendable (ScanSubject, SIMD2<Double>) -> SIMD2<Double>)?
 
     /// A pass of whole views. `pixels` foretells the pixels of a view that costs as much to make
     /// as to scan (an enlarged one), which is then not made when its scan would not fit the budget.
     init(_ name: PassName, needs: Evidence, lineSpacing: Int32 = wholePictureSpacing,
          ahead: [JobAhead] = [], pixels: (@Sendable (ScanSubject) -> Int?)? = nil,
+         toWorking: (@Sendable (ScanSubject, SIMD2<Double>) -> SIMD2<Double>)? = nil,
          images: @escaping @Sendable (ScanSubject) -> [GrayImage]) {
         self.name = name
         self.needs = needs
         self.ahead = ahead
         self.shared = false
+        self.toWorking = toWorking
         self.lineSpacing = lineSpacing
         self.run = { subject, trial in
             if let foretold = pixels?(subject), !trial.mayStart(foretold / Int(max(1, trial.lineSpacing))) { return }
@@ -47,6 +52,7 @@ struct Pass: Sendable {
         self.ahead = ahead
         self.shared = shared
         self.lineSpacing = 1
+        self.toWorking = nil
         self.run = search
     }
 }
@@ -66,13 +72,19 @@ struct Trial {
     var scanned: (_ pixels: Int, _ took: Duration) -> Void = { _, _ in }
     /// The clock those scans are timed by: the scan's own (`ScanOptions.clock`).
     var clock = ScanClock.continuous
+    /// Maps a point of the images scanned to the working view (`Pass.toWorking`), when it can.
+    var toWorking: ((SIMD2<Double>) -> SIMD2<Double>)? = nil
 
     var over: Bool { isOver() }
 
-    /// Scans `image`; true when zbar decoded something in it.
+    /// Scans `image`; true when zbar decoded something in it. `outline`: where the code drawn
+    /// in `image` lies in the working view, when the pass knows (the grid sampler's map);
+    /// otherwise zbar's outline through `toWorking`.
     @discardableResult
-    func scan(_ image: GrayImage) -> Bool {
-        let read = scanner.scan(image, lineSpacing: lineSpacing).filter { !$0.bytes.isEmpty }.map { Sighting(bytes: $0.bytes, pass: pass) }
+    func scan(_ image: GrayImage, outline: [SIMD2<Double>]? = nil) -> Bool {
+        let read = scanner.scan(image, lineSpacing: lineSpacing).filter { !$0.bytes.isEmpty }.map { symbol in
+            Sighting(bytes: symbol.bytes, pass: pass, corners: outline ?? toWorking.map { symbol.corners.map($0) } ?? [])
+        }
         if !read.isEmpty { report(read) }
         return !read.isEmpty
     }
@@ -83,6 +95,8 @@ struct Trial {
 struct Sighting: Sendable {
     let bytes: [UInt8]
     let pass: PassName
+    /// Its outline in the working view; empty when the pass's pictures do not map to it.
+    var corners: [SIMD2<Double>] = []
 }
 
 extension Pass {

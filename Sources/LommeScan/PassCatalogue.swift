@@ -84,25 +84,39 @@ extension Pass {
         return Int(Double(image.width + border) * factor) * Int(Double(image.height + border) * factor)
     }
 
+    /// A point of the working view enlarged by `factor` (`enlarged`), back in the working view.
+    static func fromEnlarged(by factor: Double) -> @Sendable (ScanSubject, SIMD2<Double>) -> SIMD2<Double> {
+        { s, point in
+            let border = Double(max(smallestPadding, (working(s)?.width ?? 0) / paddingShare))
+            return point / factor - SIMD2(repeating: border)
+        }
+    }
+
+    /// A point of a picture the size of the working view (the view itself, negated or filtered).
+    static let sameAsWorking: @Sendable (ScanSubject, SIMD2<Double>) -> SIMD2<Double> = { _, point in point }
+
     /// Every pass the pipeline knows, by name. The order in which they run is a `ScanPlan`.
     static let catalogue: [Pass] = [
-        Pass(.plain, needs: .none) { s in working(s).map { [$0] } ?? [] },
+        Pass(.plain, needs: .none, toWorking: sameAsWorking) { s in working(s).map { [$0] } ?? [] },
         // The enlarged views need a finder pattern too.
-        Pass(.up2, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 2, upTo: doubledUpTo) }) { s in
+        Pass(.up2, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 2, upTo: doubledUpTo) },
+             toWorking: fromEnlarged(by: 2)) { s in
             guard s.fullLongSide <= doubledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 2)]
         },
-        Pass(.up3, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 3, upTo: tripledUpTo) }) { s in
+        Pass(.up3, needs: .finders, lineSpacing: 1, pixels: { s in enlargedPixels(s, by: 3, upTo: tripledUpTo) },
+             toWorking: fromEnlarged(by: 3)) { s in
             guard s.fullLongSide <= tripledUpTo, let image = working(s) else { return [] }
             return [enlarged(image, by: 3)]
         },
-        Pass(.inverted, needs: .lightCode) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
-        Pass(.adaptive, needs: .none) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
-        Pass(.adaptiveInv, needs: .lightCode) { s in
+        Pass(.inverted, needs: .lightCode, toWorking: sameAsWorking) { s in working(s).map { [negated(s, "working", $0)] } ?? [] },
+        Pass(.adaptive, needs: .none, toWorking: sameAsWorking) { s in adaptive(s, divisor: narrowWindow).map { [$0] } ?? [] },
+        Pass(.adaptiveInv, needs: .lightCode, toWorking: sameAsWorking) { s in
             adaptive(s, divisor: narrowWindow).map { [negated(s, "adaptive\(narrowWindow)", $0)] } ?? []
         },
         // Blurred dark-mode screens: sharpening opens the finders' centres their glow closes.
-        Pass(.sharpenedInv, needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }]) { s in
+        Pass(.sharpenedInv, needs: .lightFindersLead, ahead: [fromWorking("sharpened-negated") { _ = sharpenedNegated($0) }],
+             toWorking: sameAsWorking) { s in
             sharpenedNegated(s).map { [$0] } ?? []
         },
         // The grid passes share their triples with a worker that has nothing else left (`GridPass.search`).
@@ -121,7 +135,8 @@ extension Pass {
             unlined(s, negated: true).map { GridPass.search($0, trial) }
         },
         // Low contrast under a dark gradient: each pixel against its window's spread.
-        Pass(.normalized, needs: .finders, ahead: [fromWorking("normalized-view") { s in if normalizes(s) { _ = normalized(s) } }]) { s in
+        Pass(.normalized, needs: .finders, ahead: [fromWorking("normalized-view") { s in if normalizes(s) { _ = normalized(s) } }],
+             toWorking: sameAsWorking) { s in
             guard normalizes(s) else { return [] }
             return normalized(s).map { [$0] } ?? []
         },

@@ -13,6 +13,9 @@ package struct ScanOptions: Sendable {
     package var parallel: Bool
     /// Skip the passes whose view shows no finder pattern (`Evidence`).
     package var gated = true
+    /// End the search, accepted or not, once every finder pattern the picture shows lies on a
+    /// code read (`Settle`): a picture of one foreign code is answered after the pass that read it.
+    package var settles = true
     /// Only these passes, in this order (diagnostics and benchmarks); nil for the pipeline's order.
     private(set) var selected: [Pass]?
     /// zbar scans every row and column of every image, whole views too (`Pass.wholePictureSpacing`).
@@ -178,7 +181,7 @@ package enum Scanner {
             // finishing its pass alone (a zbar scan cannot be interrupted).
             repeat {
                 news.wait()
-                if state.judge(accept) {
+                if state.judge(accept) || settled(subject, options, state) {
                     state.stop()
                     return state
                 }
@@ -186,10 +189,17 @@ package enum Scanner {
         } else {
             worker(subject, passes, options: options, state: state, end: end, clock: clock) { read in
                 state.report(read)
-                if state.judge(accept) { state.stop() }
+                if state.judge(accept) || settled(subject, options, state) { state.stop() }
             }
         }
         return state
+    }
+
+    /// Whether the search may end with what it found (`ScanOptions.settles`): asked each time a
+    /// code is seen where its outline is known, before the next pass.
+    static func settled(_ subject: ScanSubject, _ options: ScanOptions, _ state: SearchState) -> Bool {
+        guard options.settles, let codes = state.freshOutlines() else { return false }
+        return Settle.searchedEnough(subject, codes: codes)
     }
 
     /// Takes passes off the shared list in order until none is left, time is up or an accepted decode stops it.
@@ -237,6 +247,7 @@ package enum Scanner {
                 // scanned only if zbar's pace so far says the scan ends inside the budget.
                 trial.scanned = { state.pace.record(pixels: $0, took: $1) }
                 trial.clock = clock
+                trial.toWorking = pass.toWorking.map { map in { map(subject, $0) } }
                 if !mandatory, let end { trial.mayStart = { state.pace.fits(pixels: $0, from: clock.now(), before: end) } }
                 pass.run(subject, trial)
             }
@@ -260,6 +271,10 @@ final class SearchState: Sendable {
         var next = 0
         var putOff: [Int] = []
         var found: [Decoded] = []
+        /// The outlines, in the working view, of the codes read where a pass knows them.
+        var outlines: [[SIMD2<Double>]] = []
+        /// An outline came since `freshOutlines` was last asked.
+        var newOutline = false
         var judged = 0
         var accepted = false
         var stopped = false
@@ -306,7 +321,13 @@ final class SearchState: Sendable {
     /// Records the codes read, each unless the same payload was found before: a payload is
     /// classified (`Decoded`) the first time it is seen, outside the lock.
     func report(_ read: [Sighting]) {
-        let fresh = inner.withLock { state in read.filter { one in !state.found.contains { $0.bytes == one.bytes } } }
+        let fresh = inner.withLock { state in
+            for one in read where one.corners.count >= 3 && !state.outlines.contains(one.corners) {
+                state.outlines.append(one.corners)
+                state.newOutline = true
+            }
+            return read.filter { one in !state.found.contains { $0.bytes == one.bytes } }
+        }
         guard !fresh.isEmpty else { return }
         let decoded = fresh.map { Decoded(bytes: $0.bytes, pass: $0.pass) }
         inner.withLock { state in
@@ -334,6 +355,14 @@ final class SearchState: Sendable {
     }
 
     func results() -> [Decoded] { inner.withLock { $0.found } }
+
+    /// The outlines of the codes read, when one came since last asked; else nil.
+    func freshOutlines() -> [[SIMD2<Double>]]? {
+        inner.withLock { state in
+            defer { state.newOutline = false }
+            return state.newOutline ? state.outlines : nil
+        }
+    }
 
     func workerDone() { inner.withLock { $0.workersDone += 1 } }
     var workersDone: Int { inner.withLock { $0.workersDone } }

@@ -1,12 +1,15 @@
 import CZbar
 import LommeImages
 
-/// One QR code zbar found: the raw bytes it holds.
+/// One QR code zbar found: the raw bytes it holds, and where it is in the picture scanned.
 package struct Symbol: Sendable, Equatable {
     package var bytes: [UInt8]
+    /// The outline zbar gives the code (its corners, in the scanned picture's pixels).
+    package var corners: [SIMD2<Double>] = []
 
-    package init(bytes: [UInt8]) {
+    package init(bytes: [UInt8], corners: [SIMD2<Double>] = []) {
         self.bytes = bytes
+        self.corners = corners
     }
 }
 
@@ -62,7 +65,10 @@ package final class ZBarScanner {
                     let bytes = data.withMemoryRebound(to: UInt8.self, capacity: length) {
                         Array(UnsafeBufferPointer(start: $0, count: length))
                     }
-                    symbols.append(Symbol(bytes: bytes))
+                    let corners = (0..<zbar_symbol_get_loc_size(current)).map { n in
+                        SIMD2(Double(zbar_symbol_get_loc_x(current, n)), Double(zbar_symbol_get_loc_y(current, n)))
+                    }
+                    symbols.append(Symbol(bytes: bytes, corners: corners))
                 }
                 symbol = zbar_symbol_next(current)
             }

@@ -9,6 +9,7 @@ import Synchronization
 // or with --matrix one line per picture and pass, every pass run alone:
 //   PATH \t PASS \t MILLISECONDS \t HEX ...
 // Options: --matrix, --serial, --ungated (every pass runs, whatever the picture shows),
+// --no-settle (the search goes on after every finder pattern lies on a code read: ScanOptions.settles),
 // --every-line (zbar scans every line of every view, ScanOptions.everyLine),
 // --pass-times (on stderr, each pass taken: PASS \t ran|skipped \t MILLISECONDS on its thread \t
 // START-END in milliseconds since the picture's scan began),
@@ -45,6 +46,7 @@ if CommandLine.arguments.dropFirst().first == "--camera" {
 
 var everyLine = false, frame = false, oddFrame = false, passTimes = false, framePasses: [PassName]? = nil
 var frameBudget: Duration? = nil, frameMandatory: Int? = nil
+var settles = true
 var matrix = false, parallel = true, gated = true, deadline: Duration? = Scanner.defaultDeadline, passes: [PassName]? = nil, prefixes: [String]? = [""]
 var without: [PassName] = []
 var paths: [String] = []
@@ -57,6 +59,7 @@ while let argument = arguments.popFirst() {
     case "--matrix": matrix = true
     case "--serial": parallel = false
     case "--ungated": gated = false
+    case "--no-settle": settles = false
     case "--every-line": everyLine = true
     case "--frame": frame = true
     case "--odd-frame": frame = true; oddFrame = true
@@ -96,6 +99,7 @@ if !without.isEmpty {
 }
 chosen.gated = gated
 chosen.everyLine = everyLine
+chosen.settles = settles
 if frame {
     var live = LiveOptions()
     if let frameBudget { live.frameBudget = frameBudget }

@@ -120,13 +120,15 @@ struct DeadlineTests {
     /// deadline passes (on the test's clock) as the grid sampler reports the first of the two
     /// codes it reads, one candidate after the other, in a picture of two codes. It reports
     /// no second code, and `plain` after it never runs; with no deadline both codes are read
-    /// and both passes run. Neither is a pass the scanner runs whatever the deadline says
-    /// (`mandatory` 0), and one thread takes them in order.
+    /// and both passes run (the search is not let end when both are read, `settles`). Neither is
+    /// a pass the scanner runs whatever the deadline says (`mandatory` 0), and one thread takes
+    /// them in order.
     @Test func aPassRunningWhenTheDeadlinePassesStopsThere() throws {
         let image = try ImageLoader.load(path: ScanFixtures.path("two.png"))
         let clock = TestClock()
         var options = ScanOptions(deadline: .seconds(1), parallel: false, passes: [.grid, .plain])
         options.mandatory = 0
+        options.settles = false
         options.clock = clock.scanClock
         let stopped = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in
             clock.set(.seconds(3600))

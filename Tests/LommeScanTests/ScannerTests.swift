@@ -219,11 +219,13 @@ struct ScannerTests {
     /// hour ahead once the scan has read it to set its deadline, so the deadline has passed
     /// before any pass starts however fast or slow the machine is. Only the first two passes
     /// run (they always do); with no deadline the others the picture feeds run too (the code
-    /// is never accepted, so nothing ends the search early).
+    /// is never accepted, and the search is not let end when its code is read, `settles`, so
+    /// nothing ends it early).
     @Test(arguments: [false, true])
     func deadlineBoundsTheSearch(parallel: Bool) throws {
         let image = try F.image("clean.png")
         var options = ScanOptions(deadline: .milliseconds(50), parallel: parallel)
+        options.settles = false
         options.clock = TestClock.jumping(to: .seconds(3600)).scanClock
         let bounded = Scanner.search(ScanSubject(image: image), options: options, accept: { _ in false })
         #expect(Set(bounded.passesRun) == [.grid, .plain], "\(bounded.passesRun)")
