@@ -43,8 +43,17 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
+        if camera.camera {
+            Hardening.apply()  // the secret is in memory from here on: no core dumps
+            return try runCamera()
+        }
+        if let firstError = Self.show(photos, raw: raw, noNewline: noNewline) { throw ExitCode(firstError.code.rawValue) }
+    }
+
+    /// Each photo's codes on stdout, a photo that holds none or cannot be read on stderr; the
+    /// first such failure, if any (also FastPath's `scan --raw PHOTO…`).
+    static func show(_ photos: [String], raw: Bool, noNewline: Bool) -> LommeError? {
         Hardening.apply()  // the secret is in memory from here on: no core dumps
-        if camera.camera { return try runCamera() }
         var firstError: LommeError?
         for photo in photos {
             do {
@@ -62,7 +71,7 @@ struct Scan: ParsableCommand {
                 firstError = firstError ?? error
             }
         }
-        if let firstError { throw ExitCode(firstError.code.rawValue) }
+        return firstError
     }
 
     /// The first code the camera (or the video file) shows, as for a photo.

@@ -1,7 +1,7 @@
 import LommeTestSupport
 import Testing
 
-/// `--version` and `get FIELD` skip ArgumentParser (Sources/lomme-vault/FastPath.swift); every
+/// `--version`, `get FIELD` and `scan --raw PHOTO…` skip ArgumentParser (Sources/lomme-vault/FastPath.swift); every
 /// argument list must still do exactly what the full parser does with it, errors included.
 /// LOMME_VAULT_FAST_PATH=off runs the same binary through ArgumentParser only.
 @Suite("Fast path")
@@ -63,6 +63,29 @@ struct FastPathTests {
         Self.expectSame(["get", "accountNr", "--bogus", "--vault", vault], status: 64)
         Self.expectSame(["get", "--json", "--vault", vault], status: 0)
         Self.expectSame(["get", "accountNr", "--passphrase-file", pw, "--vault", locked], status: 0)
+    }
+
+    /// `scan --raw PHOTO…` (a link's code, a config's, a photo that is none) does what the
+    /// full parser does; other shapes of `scan` are left to it.
+    @Test func scanRawDoesWhatTheFullParserDoes() throws {
+        let box = CLI.Sandbox()
+        let link = CLI.qrImage("https://example.invalid/fast", in: box, name: "link")
+        let config = CLI.qrImage(Sample.configA, in: box, name: "config")
+        let text = box.write("notes.txt", "not a picture\n")
+        // Recognised by the fast path.
+        Self.expectSame(["scan", "--raw", link], status: 0)
+        Self.expectSame(["scan", "--raw", "-n", config], status: 0)
+        Self.expectSame(["scan", link, "--raw", config], status: 0)
+        Self.expectSame(["scan", "-n", "--raw", link], status: 0)
+        Self.expectSame(["scan", "--raw", "-n", link, config], status: 0)
+        Self.expectSame(["scan", "--raw", text, link], status: 2)
+        Self.expectSame(["scan", "--raw", box.path + "/missing.png"], status: 2)
+        // Left to ArgumentParser.
+        Self.expectSame(["scan", "--raw"], status: 64)
+        Self.expectSame(["scan", "--raw", "--raw", link], status: 0)
+        Self.expectSame(["scan", "--raw", "--camera", link], status: 64)
+        Self.expectSame(["scan", "--raw", "--", link], status: 0)
+        Self.expectSame(["scan", link], status: 0)
     }
 
     /// The fast path is really taken: ArgumentParser's start-up touches pages the fast path
