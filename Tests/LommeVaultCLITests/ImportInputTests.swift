@@ -1,4 +1,5 @@
 import Foundation
+import LommeTestSupport
 import Testing
 
 /// What `import` does with a file that is not a picture, and with several photos.
@@ -24,6 +25,29 @@ struct ImportInputTests {
         let pw = box.write("pw", phrase)
         let piped = CLI.run(["import", "--stdin", "--no-check", "--yes", "--vault", box.vault, "--passphrase-file", pw], stdin: Sample.configB)
         #expect(piped.status == 0, "\(piped.stderr)")
+    }
+
+    /// One photo of another app's code (a link `plain` reads at once) and, beside it, a config
+    /// drawn light on dark (fixtures/scan/inverted.png: only the negated passes read it): the
+    /// config is found and imported, though the link was read first. The link alone is said to
+    /// be no config.
+    @Test func aConfigBesideAnotherAppsCodeInOnePhotoIsImported() {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", phrase)
+        let link = CLI.qrImage("https://example.invalid/menu?table=4", in: box, name: "link")
+        let photo = box.path + "/both.jpg", alone = box.path + "/link.jpg"
+        let made = CLI.run([], shell: """
+            convert '\(link)' '\(packageRoot)/fixtures/scan/inverted.png' -background '#f0f0f0' -gravity center \
+              +append -bordercolor '#f0f0f0' -border 16 -quality 90 '\(photo)' && \
+            convert '\(link)' -bordercolor '#f0f0f0' -border 16 -quality 90 '\(alone)'
+            """)
+        #expect(made.status == 0, "\(made.stderr)")
+        let options = ["--no-check", "--yes", "--vault", box.vault, "--passphrase-file", pw]
+        let refused = CLI.run(["import", alone] + options)
+        #expect(refused.status == 7 && refused.stderr.contains("is not a lomme-vault config"), "\(refused.status) \(refused.stderr)")
+        let result = CLI.run(["import", photo] + options)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(CLI.run(["get", "clientId", "-n"] + options.dropFirst(2)).out == "fixture")
     }
 
     @Test func thePhotosAreTriedInOrderAndTheFirstConfigWins() {
