@@ -13,10 +13,13 @@ final class TmuxSession {
         // test to read the screen however long it takes to get there.
         let script = box.write("run-\(Int.random(in: 0..<1_000_000)).sh", "\(command)\necho EXIT=$?\nexec sleep 86400\n", mode: 0o700)
         // On a loaded machine a new tmux server now and then fails to start: try again, a
-        // few times, until it lists the session.
+        // few times, until it lists the session. The script is read by sh, never executed
+        // itself: a process spawned meanwhile by another test (a tmux server lives on) may
+        // have inherited the descriptor it was written through, and exec of a file open for
+        // writing fails (ETXTBSY), which ended the session before its first line.
         for _ in 0..<20 {
             tmux(["new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)",
-                  "-e", "LOMME_VAULT_KDF=minimum", "-e", "LV=\(CLI.binary)", "-e", "LOMME_VAULT=", script], capture: false)
+                  "-e", "LOMME_VAULT_KDF=minimum", "-e", "LV=\(CLI.binary)", "-e", "LOMME_VAULT=", "/bin/sh '\(script)'"], capture: false)
             if tmux(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains("t") { break }
             usleep(200_000)
         }
