@@ -105,7 +105,7 @@ struct ChildCommand: ParsableCommand {
             let listing = try HouseholdService(context, vault.unlockOptions).list()
             if let warning = listing.warning { Terminal.error(warning) }
             if json {
-                Terminal.output(JSON.array(listing.children.map(\.json)).text + "\n")
+                try Terminal.output(JSON.array(listing.children.map(\.json)).text + "\n")
                 return
             }
             guard !listing.children.isEmpty else {
@@ -125,7 +125,7 @@ struct ChildCommand: ParsableCommand {
                                   NorwegianNumbers.formatAccountNumber(entry.child.accountNr), last,
                                   entry.state.confirmed ? "yes" : "no", current]))
             }
-            Terminal.output(lines.map(TerminalText.line).joined(separator: "\n") + "\n")
+            try Terminal.output(lines.map(TerminalText.line).joined(separator: "\n") + "\n")
         }
     }
 

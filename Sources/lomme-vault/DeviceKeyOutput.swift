@@ -12,7 +12,7 @@ enum DeviceKeyOutput {
     static func show(_ key: ReceivingKey, output: String? = nil, textOnly: Bool = false, advice: Bool = true,
                      instead: String = "`lomme-vault key --output key.png` (or `lomme-vault key --text`)") throws {
         if textOnly {
-            Terminal.output(key.text + "\n")
+            try Terminal.output(key.text + "\n")
             return
         }
         let code = try IssuedCode(payload: key.text.uppercased(), kind: .receivingKey)
@@ -28,7 +28,7 @@ enum DeviceKeyOutput {
             // The key's text and the hint go under the code: the window must hold all three.
             try TerminalCode.show(code, printedAfter: [key.text, hint], instead: instead)
         }
-        Terminal.output(key.text + "\n")
+        try Terminal.output(key.text + "\n")
         if advice { Terminal.info(hint) }
     }
 }

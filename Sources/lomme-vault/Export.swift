@@ -22,6 +22,6 @@ struct Export: ParsableCommand {
                 throw LommeError.failure("nothing exported (answered no); add --yes to export without the question")
             }
         }
-        Terminal.output(config.json.text + "\n")
+        try Terminal.output(config.json.text + "\n")
     }
 }

@@ -81,13 +81,13 @@ enum FastPath {
         case nil:
             return false
         case .version:
-            Terminal.output(LommeVersion.string + "\n")
+            try Terminal.output(LommeVersion.string + "\n")
         case let .get(field, vault, never, always, noPrompt):
             let context = try VaultLocation.prepare(vault: vault)
             let config = try ConfigService(context).config(UnlockOptions(source: .terminal, noPrompt: noPrompt))
             try Get.show(field, of: config, newline: NewlineOptions.wanted(never: never, always: always))
         case let .scan(photos, noNewline):
-            if let failure = Scan.show(photos, raw: true, noNewline: noNewline) { exit(failure.code.rawValue) }
+            if let failure = try Scan.show(photos, raw: true, noNewline: noNewline) { exit(failure.code.rawValue) }
         }
         return true
     }

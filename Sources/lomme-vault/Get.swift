@@ -30,9 +30,9 @@ struct Get: ParsableCommand {
     func run() throws {
         let config = try ConfigService(try vault.prepare()).config(vault.unlockOptions)
         if json {
-            Terminal.data(config.json.text + (newline.wanted ? "\n" : ""))
+            try Terminal.data(config.json.text + (newline.wanted ? "\n" : ""))
         } else if env {
-            Terminal.data(ShellExport.lines(config))
+            try Terminal.data(ShellExport.lines(config))
         } else if let field {
             try Self.show(field, of: config, newline: newline.wanted)
         }
@@ -43,6 +43,6 @@ struct Get: ParsableCommand {
         guard let value = config.value(of: field) else {
             throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(ConfigService.fieldNames(config).joined(separator: ", "))")
         }
-        Terminal.data(value + (newline ? "\n" : ""))
+        try Terminal.data(value + (newline ? "\n" : ""))
     }
 }

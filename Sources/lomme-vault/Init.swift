@@ -94,10 +94,10 @@ struct Init: ParsableCommand {
             Terminal.info("No recovery kit was made (no terminal to show it on, and no --recovery-kit FILE): until there is one, nothing can restore this household on a new laptop and codes carry no household key. Make one with `lomme-vault recovery kit --output kit.pdf`.")
         }
         if try receivesCodes(context) {
-            try DeviceKeyOutput.show(receiving, instead: "`lomme-vault key --output key.png` (the vault is made already)")
+            try Self.madeAnyway { try DeviceKeyOutput.show(receiving, instead: "`lomme-vault key --output key.png` (the vault is made already)") }
             Terminal.info("Import a config with `lomme-vault import PHOTO` or `lomme-vault import --stdin`.")
         } else {
-            Terminal.output(receiving.text + "\n")
+            try Self.madeAnyway { try Terminal.output(receiving.text + "\n") }
             Terminal.info("""
                 Next, on a parent's machine: store the bank's config with `lomme-vault import --stdin < config.json` (then \
                 delete the file), and add each child with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`, KEY \
@@ -127,7 +127,17 @@ struct Init: ParsableCommand {
         if recovery.recoveryImage == nil && restored.root.rotations.isEmpty {
             Terminal.info("The key was typed or read from a file, so this laptop's codes carry no hand-over from earlier kits. If the sheet says it replaces an earlier kit, restore from a photo of its code instead (--recovery-image): a child whose device has had no code since that kit refuses this laptop's codes.")
         }
-        Terminal.output(restored.identity.receiving.publicKey.text + "\n")
+        try Self.madeAnyway { try Terminal.output(restored.identity.receiving.publicKey.text + "\n") }
+    }
+
+    /// Runs `show` (the receiving key on stdout); when it did not reach stdout, the failure
+    /// says that the vault was made all the same, and how to see the key.
+    static func madeAnyway(_ show: () throws -> Void) throws {
+        do {
+            try show()
+        } catch let error as LommeError where error.reason == .standardOutputFailed {
+            throw error.with(message: error.message + "; the vault was made: `lomme-vault key` shows its receiving key")
+        }
     }
 
     /// --child, --parent, or the answer on a terminal (no terminal, or --no-prompt: no).

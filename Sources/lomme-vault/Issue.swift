@@ -121,8 +121,22 @@ struct Issue: ParsableCommand {
         } else {
             // The summary first (a small window shows what is coming and the size it
             // needs), a one-line recap under the code; the window must hold all three.
-            try TerminalCode.show(code, before: lines.joined(separator: "\n"), note: Self.recap(issued))
+            try Self.notHandedOutIfUnwritten(issued) {
+                try TerminalCode.show(code, before: lines.joined(separator: "\n"), note: Self.recap(issued))
+            }
             try service.handedOut(issued, now: Int64(time(nil)))
+        }
+    }
+
+    /// Runs `show`; when the code did not reach stdout (a full disk, a closed stdout, a
+    /// reader gone), the failure says that the sealed code is in the record but was not
+    /// handed out, and the caller never marks it so.
+    static func notHandedOutIfUnwritten(_ issued: IssueService.Issued, _ show: () throws -> Void) throws {
+        do {
+            try show()
+        } catch let error as LommeError where error.reason == .standardOutputFailed && issued.recordId != nil {
+            let whose = issued.child.map { "\($0)'s code" } ?? "the code"
+            throw error.with(message: error.message + "; \(whose) was recorded in this vault but not handed out (`lomme-vault child list`)")
         }
     }
 

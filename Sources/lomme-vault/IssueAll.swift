@@ -28,7 +28,7 @@ struct IssueAll {
         }
         if issue.dryRun {
             let lines = plan.items.map { "\($0.child.name): would get a new code (now: \($0.reason))" }
-            Terminal.show(lines.joined(separator: "\n") + "\n")
+            try Terminal.show(lines.joined(separator: "\n") + "\n")
             let who = plan.items.count == 1 ? plan.items[0].child.name + " gets" : "each of the \(plan.items.count) children gets"
             Terminal.info("Dry run: nothing was issued or recorded. Without --dry-run, \(who) a code sealed to their key.")
             return
@@ -50,13 +50,15 @@ struct IssueAll {
                 Terminal.info("Wrote \(folder.path)/\(name): sealed to \(item.child.name) (\(item.child.receivingKey.fingerprint)), expires \(Instant(seconds: issued.expires).text).")
                 continue
             }
-            if index > 0 { Terminal.output("\u{1B}[H\u{1B}[2J") }  // the next code on a clean screen
+            if index > 0 { try Terminal.output("\u{1B}[H\u{1B}[2J") }  // the next code on a clean screen
             let last = index == plan.items.count - 1
             let next = last ? [] : ["Enter: the next code (\(plan.items[index + 1].child.name)); Ctrl-C stops (the codes shown so far are recorded)."]
             let lower = level == .L ? "" : "a lower --level than \(level.rawValue) or "
-            try TerminalCode.show(code, before: ([label] + Issue.summary(issued, code: code)).joined(separator: "\n"),
-                                  note: label + ": " + Issue.recap(issued), printedAfter: next,
-                                  instead: "\(lower)--output-dir DIR (a file for each child)")
+            try Issue.notHandedOutIfUnwritten(issued) {
+                try TerminalCode.show(code, before: ([label] + Issue.summary(issued, code: code)).joined(separator: "\n"),
+                                      note: label + ": " + Issue.recap(issued), printedAfter: next,
+                                      instead: "\(lower)--output-dir DIR (a file for each child)")
+            }
             try service.handedOut(issued, of: &plan, now: Int64(time(nil)))
             if !last {
                 Terminal.info(next[0])

@@ -40,19 +40,19 @@ struct Key: ParsableCommand {
         let context = try vault.prepare()
         let header = try Provisioning(context).publicKeys()
         if issuer, let key = header?.issuer {
-            return showIssuer(key.fingerprint)
+            return try showIssuer(key.fingerprint)
         }
         if !issuer, let key = header?.receiving {
             return try DeviceKeyOutput.show(key, output: output, textOnly: text, advice: Terminal.isTerminal(STDERR_FILENO))
         }
         let (identity, made) = try Provisioning(context).deviceIdentity(vault.unlockOptions)
         if made && !text { Terminal.info("Made this machine's keys and stored them in the vault.") }
-        if issuer { return showIssuer(identity.signing.fingerprint) }
+        if issuer { return try showIssuer(identity.signing.fingerprint) }
         try DeviceKeyOutput.show(identity.receiving.publicKey, output: output, textOnly: text, advice: Terminal.isTerminal(STDERR_FILENO))
     }
 
-    func showIssuer(_ fingerprint: String) {
-        Terminal.output(fingerprint + "\n")
+    func showIssuer(_ fingerprint: String) throws {
+        try Terminal.output(fingerprint + "\n")
         guard Terminal.isTerminal(STDERR_FILENO) else { return }
         Terminal.info("This machine's issuer fingerprint. A child's machine shows it when it imports the first sealed code issued here: tell the child it must be this one.")
     }

@@ -42,7 +42,7 @@ enum KitOutput {
             defer { SecureBytes.wipe(&typed) }
             let answer = String(decoding: typed, as: UTF8.self).uppercased().split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
             if answer == [groups[a], groups[b]] {
-                Terminal.write("\u{1B}[H\u{1B}[2J\u{1B}[3J", to: STDOUT_FILENO)  // the key off the screen and its scrollback
+                try Terminal.output("\u{1B}[H\u{1B}[2J\u{1B}[3J")  // the key off the screen and its scrollback
                 return
             }
             interaction.notice("Those are not groups \(a + 1) and \(b + 1) of the key: check what you wrote down against the kit shown again.")

@@ -41,7 +41,7 @@ struct ReceiptCommand: ParsableCommand {
 
     static func show(_ receipt: (text: String, issued: Int64, issuer: String), output: String? = nil, textOnly: Bool = false) throws {
         if textOnly {
-            Terminal.output(receipt.text + "\n")
+            try Terminal.output(receipt.text + "\n")
             return
         }
         let code = try IssuedCode(payload: receipt.text, kind: .receipt)

@@ -47,28 +47,33 @@ struct Scan: ParsableCommand {
             Hardening.apply()  // the secret is in memory from here on: no core dumps
             return try runCamera()
         }
-        if let firstError = Self.show(photos, raw: raw, noNewline: noNewline) { throw ExitCode(firstError.code.rawValue) }
+        if let firstError = try Self.show(photos, raw: raw, noNewline: noNewline) { throw ExitCode(firstError.code.rawValue) }
     }
 
     /// Each photo's codes on stdout, a photo that holds none or cannot be read on stderr; the
-    /// first such failure, if any (also FastPath's `scan --raw PHOTO…`).
-    static func show(_ photos: [String], raw: Bool, noNewline: Bool) -> LommeError? {
+    /// first such failure, if any (also FastPath's `scan --raw PHOTO…`). Throws when what was
+    /// read did not reach stdout.
+    static func show(_ photos: [String], raw: Bool, noNewline: Bool) throws(LommeError) -> LommeError? {
         Hardening.apply()  // the secret is in memory from here on: no core dumps
         var firstError: LommeError?
         for photo in photos {
+            let found: [Decoded]
             do {
-                let found = try Scanner.scan(path: photo, accept: { $0.kind.isOurs })
-                for decoded in found {
-                    if raw {
-                        let newline = !noNewline && (Terminal.isTerminal(1) || photos.count > 1 || found.count > 1)
-                        Terminal.data(decoded.text + (newline ? "\n" : ""))
-                    } else {
-                        Terminal.show(Self.describe(decoded, photo: TerminalText.line(photo)))
-                    }
-                }
+                found = try Scanner.scan(path: photo, accept: { $0.kind.isOurs })
             } catch {
+                // A photo that cannot be read: said, and the next one tried.
                 Terminal.error(error.message)
                 firstError = firstError ?? error
+                continue
+            }
+            // What was read and did not reach stdout ends the command (exit 1).
+            for decoded in found {
+                if raw {
+                    let newline = !noNewline && (Terminal.isTerminal(1) || photos.count > 1 || found.count > 1)
+                    try Terminal.data(decoded.text + (newline ? "\n" : ""))
+                } else {
+                    try Terminal.show(Self.describe(decoded, photo: TerminalText.line(photo)))
+                }
             }
         }
         return firstError
@@ -78,10 +83,10 @@ struct Scan: ParsableCommand {
     func runCamera() throws {
         let decoded = try CameraInput.read(camera, sought: "QR code", accept: { _ in true }, rejected: { _ in "" })
         if raw {
-            Terminal.data(decoded.text + (!noNewline && Terminal.isTerminal(1) ? "\n" : ""))
+            try Terminal.data(decoded.text + (!noNewline && Terminal.isTerminal(1) ? "\n" : ""))
         } else {
             let device = camera.device.map { " --device " + PayloadInput.shellWord($0) } ?? ""
-            Terminal.show(Self.describe(decoded, photo: TerminalText.line(camera.path), arguments: "--camera" + TerminalText.line(device)))
+            try Terminal.show(Self.describe(decoded, photo: TerminalText.line(camera.path), arguments: "--camera" + TerminalText.line(device)))
         }
     }
 

@@ -15,7 +15,7 @@ struct Slots: ParsableCommand {
     func run() throws {
         let (_, slots) = try SlotService(try vault.prepare()).list()
         if json {
-            Terminal.output(JSON.array(slots.map(\.json)).text + "\n")
+            try Terminal.output(JSON.array(slots.map(\.json)).text + "\n")
             return
         }
         var lines = ["slot  kind        created               last unlock           details"]
@@ -25,6 +25,6 @@ struct Slots: ParsableCommand {
             let widths = [6, 12, 22, 22]
             lines.append(zip(cells, widths).map { $0 + String(repeating: " ", count: max($1 - $0.count, 1)) }.joined() + slot.details)
         }
-        Terminal.output(lines.map(TerminalText.line).joined(separator: "\n") + "\n")
+        try Terminal.output(lines.map(TerminalText.line).joined(separator: "\n") + "\n")
     }
 }

@@ -15,7 +15,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let report = try StatusService(try vault.prepare()).run()
         if let warning = report.warning { Terminal.error(warning) }
-        Terminal.output(json ? report.json.text + "\n" : report.lines.map(TerminalText.line).joined(separator: "\n") + "\n")
+        try Terminal.output(json ? report.json.text + "\n" : report.lines.map(TerminalText.line).joined(separator: "\n") + "\n")
         if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
     }
 }

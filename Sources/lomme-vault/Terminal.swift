@@ -63,23 +63,31 @@ enum Terminal {
     }
 
     /// Text for a person on stdout (`scan`, `status`): line breaks kept, every other
-    /// control character escaped.
-    static func show(_ text: String) {
-        write(TerminalText.lines(text), to: STDOUT_FILENO)
+    /// control character escaped. Throws as `output` does.
+    static func show(_ text: String) throws(LommeError) {
+        try output(TerminalText.lines(text))
     }
 
     /// A value on stdout (`get`, `scan --raw`): the exact bytes to a pipe or a file; on a
     /// terminal, control characters escaped as `show` does, so a value cannot drive it.
-    static func data(_ text: String) {
-        write(isTerminal(STDOUT_FILENO) ? TerminalText.lines(text) : text, to: STDOUT_FILENO)
+    /// Throws as `output` does.
+    static func data(_ text: String) throws(LommeError) {
+        try output(isTerminal(STDOUT_FILENO) ? TerminalText.lines(text) : text)
     }
 
     /// Writes the exact bytes of `text` to stdout (text the tool made itself: QR blocks,
-    /// JSON with every control escaped, a token checked to be printable ASCII).
-    static func output(_ text: String) {
-        write(text, to: STDOUT_FILENO)
+    /// JSON with every control escaped, a token checked to be printable ASCII). Data that
+    /// did not reach stdout (a full disk, a closed stdout, a reader gone while SIGPIPE is
+    /// ignored) fails the command: exit 1, `.standardOutputFailed`, never a silent 0.
+    static func output(_ text: String) throws(LommeError) {
+        guard FileIO.writeAll(Array(text.utf8), to: STDOUT_FILENO) else {
+            let reason = errno == EBADF ? "it is closed" : String(cString: strerror(errno))
+            throw LommeError.failure(.standardOutputFailed, "cannot write to standard output (\(reason))")
+        }
     }
 
+    /// Messages (stderr, a prompt on the terminal): a failure to write one has nowhere to be
+    /// told, so it is not.
     static func write(_ text: String, to descriptor: Int32) {
         FileIO.writeAll(Array(text.utf8), to: descriptor)
     }

@@ -27,7 +27,7 @@ enum TerminalCode {
         let style = QRRender.TerminalStyle.forTerminal(getenv("TERM").map { String(cString: $0) })
         guard Terminal.isTerminal(STDOUT_FILENO) else {
             if let before { Terminal.info(before) }
-            Terminal.output(try code.plainText(style: style))
+            try Terminal.output(try code.plainText(style: style))
             if let note { Terminal.info(note) }
             return
         }
@@ -40,7 +40,7 @@ enum TerminalCode {
         if let before { Terminal.info(before) }
         let lower = code.matrix.level == .L ? "" : "a lower --level than \(code.matrix.level.rawValue) or "
         waitUntilFits((columns, rows), instead: instead ?? "\(lower)--output code.png")
-        Terminal.output(text)
+        try Terminal.output(text)
         if let note { Terminal.info(note) }
     }
 

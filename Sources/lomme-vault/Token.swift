@@ -79,9 +79,9 @@ struct Token: ParsableCommand {
                 JSON.Member("token_type", .string(outcome.token.tokenType)),
                 JSON.Member("expires_in", outcome.remaining.map { .number(String($0)) } ?? .null),
             ])
-            Terminal.output(document.text + (newline.wanted ? "\n" : ""))
+            try Terminal.output(document.text + (newline.wanted ? "\n" : ""))
         } else {
-            Terminal.output(outcome.token.accessToken + (newline.wanted ? "\n" : ""))
+            try Terminal.output(outcome.token.accessToken + (newline.wanted ? "\n" : ""))
         }
     }
 }

@@ -26,6 +26,9 @@ extension LommeError {
         // What a command needs before it can start.
         case noVault, noConfig, noTerminalToConfirm, passphraseNeeded
 
+        // Data that did not reach standard output (a full disk, a closed stdout, a gone reader).
+        case standardOutputFailed
+
         // A field of the stored config (`set`, `unset`).
         case fieldNearMiss, fieldUnknown, fieldExists, fieldRequired, fieldNameInvalid
     }
