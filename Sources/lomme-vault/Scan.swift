@@ -10,8 +10,9 @@ struct Scan: ParsableCommand {
         abstract: "Decode the QR code in each photo and print what it holds.",
         discussion: """
             A config is shown as fields with the client secret and the personal part of the \
-            national id hidden, also when it fails a rule (any JSON object with a secret-like \
-            field: clientSecret, secret, password, token, apiKey, privateKey, …); --raw prints the \
+            national id hidden, also when it fails a rule (any JSON object with a field whose \
+            name says secret, password, token or key: clientSecret, apiKey, sessionToken, dbPasswd, \
+            …, the rule `set` and every summary use); --raw prints the \
             exact text instead (on a terminal with control characters escaped). Text from the \
             code is shown with control characters escaped (\\x1b). No vault is needed.
             Reads PNG, JPEG (with EXIF orientation), WebP, PGM/PPM and HEIC, sniffed from the \

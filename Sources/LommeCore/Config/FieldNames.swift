@@ -12,17 +12,26 @@ package enum FieldNames {
         return aliases.first { $0.key.lowercased() == lower }?.value
     }
 
-    /// True when an extra field's value is a secret: its name says secret, password, token
-    /// or key (`apiKey`, `refresh_token`, `dbPassword`). The known fields are what they are:
-    /// `clientSecret` is a secret, `tokenUrl` and `secretExpires` are not.
+    /// The one rule for which fields hold a secret, used by every summary (`scan`, `import`,
+    /// `issue`, `status`, `child list`), by `set` (asked without echo) and by `child add`
+    /// (no secret on the command line). A field is a secret when its name, compared with
+    /// case, `_` and `-` ignored, holds one of `secretWords` anywhere (`apiKey`,
+    /// `refresh_token`, `dbPasswd`, `sessionToken`, `bankKey`) or is one of `secretNames`
+    /// whole. The known fields are what they are: `clientSecret` (and its alias `secret`) is
+    /// a secret, `tokenUrl` and `secretExpires` are not.
     package static func isSecret(_ name: String) -> Bool {
         if let known = known(name) { return known == Config.Field.clientSecret }
         let folded = String(name.lowercased().filter { $0 != "_" && $0 != "-" })
-        return SecretFields.isSecretLike(name) || secretWords.contains(where: folded.contains)
+        return secretWords.contains(where: folded.contains) || secretNames.contains(folded)
     }
 
-    /// Words that make an extra field of a config a secret wherever they appear in its name.
-    static let secretWords = ["secret", "password", "passwd", "passphrase", "token", "key"]
+    /// Words that make a field a secret wherever they appear in its name: the spec's
+    /// secret, password, token and key, and their synonyms.
+    static let secretWords = ["secret", "password", "passwd", "passphrase", "token", "key", "credential"]
+
+    /// Names that are a secret only as the whole name: as parts of a name they are in too
+    /// many harmless words (`pin` in `shipping`, `pass` in `passenger`, `auth` in `author`).
+    static let secretNames: Set<String> = ["pwd", "pass", "pin", "bearer", "auth", "authorization"]
 
     /// The name in `candidates` nearest to `name` (case ignored) when it is one or two
     /// edits away (an insertion, deletion, substitution or swap of neighbours each).

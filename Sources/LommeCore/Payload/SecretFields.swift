@@ -1,31 +1,18 @@
 /// JSON that holds a secret but is not a config lomme-vault accepts (a rule failed, a
 /// field is missing): `scan` shows it with the secrets hidden and the rule that failed,
-/// never as the raw text.
+/// never as the raw text. Which fields are secret is `FieldNames.isSecret`, the rule every
+/// summary uses.
 package enum SecretFields {
-    /// Field names whose value is never shown, compared with case, `_` and `-` ignored.
-    package static let names: Set<String> = [
-        "secret", "clientsecret", "password", "passwd", "pwd", "pass", "passphrase", "pin",
-        "token", "accesstoken", "refreshtoken", "idtoken", "bearer", "auth", "authorization",
-        "apikey", "key", "privatekey", "secretkey", "credential", "credentials",
-    ]
-    /// Parts that make any field name secret-like wherever they appear in it.
-    package static let parts = ["secret", "password", "passphrase", "privatekey", "apikey"]
-
-    package static func isSecretLike(_ name: String) -> Bool {
-        let folded = String(name.lowercased().filter { $0 != "_" && $0 != "-" })
-        return names.contains(folded) || parts.contains(where: folded.contains)
-    }
-
-    /// True when `json` has a secret-like field name at any depth.
+    /// True when `json` has a secret field (`FieldNames.isSecret`) at any depth.
     package static func holdsSecret(_ json: JSON) -> Bool {
         switch json {
-        case .object(let members): return members.contains { isSecretLike($0.key) || holdsSecret($0.value) }
+        case .object(let members): return members.contains { FieldNames.isSecret($0.key) || holdsSecret($0.value) }
         case .array(let items): return items.contains(where: holdsSecret)
         default: return false
         }
     }
 
-    /// Lines for a JSON object with a secret-like field: each field with secrets, the
+    /// Lines for a JSON object with a secret field: each field with secrets, the
     /// personal part of `userId` and anything nested hidden. Nil for any other text.
     package static func summaryLines(_ text: String) -> [String]? {
         guard let json = try? JSON.parse(text), case .object(let members) = json, holdsSecret(json) else { return nil }
@@ -38,8 +25,8 @@ package enum SecretFields {
         switch member.value {
         case .object(let inner): return "(an object of \(inner.count) fields, not shown)"
         case .array(let items): return "(a list of \(items.count) items, not shown)"
-        case .string(let text) where isSecretLike(member.key): return Config.maskedSecret(text)
-        case _ where isSecretLike(member.key): return "******** (hidden)"
+        case .string(let text) where FieldNames.isSecret(member.key): return Config.maskedSecret(text)
+        case _ where FieldNames.isSecret(member.key): return "******** (hidden)"
         case .string(let text) where member.key == Config.Field.userId: return Config.maskedUserId(text)
         case .string(let text): return JSON.printable(text)
         case let value: return JSON.printable(value.text)
