@@ -65,7 +65,7 @@ struct Init: ParsableCommand {
             if let recoveryKit {
                 try KitOutput.write(kit, to: recoveryKit, paper: paper)
                 key = made
-            } else if !vault.noPrompt, context.interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) {
+            } else if KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) {
                 try KitOutput.showAndCheck(kit, key: made, context.interaction)
                 key = made
             }
@@ -91,7 +91,7 @@ struct Init: ParsableCommand {
             Terminal.info(recoveryKit.map { "Wrote the household's recovery kit to \($0) (household \(household)): print it, keep the sheet like a passport, and delete the file." }
                 ?? "The household's recovery kit (household \(household)) is the one you wrote down: keep it like a passport.")
         } else if parent {
-            Terminal.info("No recovery kit was made (no terminal to show it on, and no --recovery-kit FILE): until there is one, nothing can restore this household on a new laptop and codes carry no household key. Make one with `lomme-vault recovery kit --output kit.pdf`.")
+            Terminal.info("No recovery kit was made (no --recovery-kit FILE, and no terminal to show it on: it is shown only when standard output and standard error are both the terminal, so that its key lands in no file): until there is one, nothing can restore this household on a new laptop and codes carry no household key. Make one with `lomme-vault recovery kit --output kit.pdf`.")
         }
         if try receivesCodes(context) {
             try Self.madeAnyway { try DeviceKeyOutput.show(receiving, instead: "`lomme-vault key --output key.png` (the vault is made already)") }

@@ -25,6 +25,19 @@ enum KitOutput {
         try FileIO.replace(path, with: bytes, mode: 0o600)
     }
 
+    /// Whether the kit may be shown on the terminal: someone to type two groups back, and
+    /// both streams it is drawn on — its code on stdout, its key's text and words on stderr
+    /// — the same terminal. A stream sent to a file or a pipe (`2>setup.log`, `> out.txt`)
+    /// would keep the whole key there, where clearing the screen does not reach: the kit is
+    /// then not shown, as when there is no terminal at all.
+    static func canShow(_ interaction: any Interaction, noPrompt: Bool) -> Bool {
+        guard !noPrompt, interaction.canAsk else { return false }
+        var output = stat(), errors = stat()
+        guard Terminal.isTerminal(STDOUT_FILENO), Terminal.isTerminal(STDERR_FILENO),
+              fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &errors) == 0 else { return false }
+        return output.st_rdev == errors.st_rdev
+    }
+
     /// Shows the kit on the terminal and has the parent type back two of its groups (asked
     /// again until they match; Ctrl-C stops with nothing made).
     static func showAndCheck(_ kit: RecoveryKit, key: RecoveryKey, _ interaction: any Interaction) throws {

@@ -59,8 +59,8 @@ struct RecoveryCommand: ParsableCommand {
             if let output {
                 try KitOutput.write(kit, to: output, paper: paper)
             } else {
-                guard !vault.noPrompt, context.interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) else {
-                    throw LommeError.failure("no terminal to show the recovery kit on; write it to a file with --output kit.pdf")
+                guard KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) else {
+                    throw LommeError.failure(.recoveryKitNoTerminal, "no terminal to show the recovery kit on (standard output and standard error must both be the terminal, so that its key lands in no file); write it to a file with --output kit.pdf")
                 }
                 try KitOutput.showAndCheck(kit, key: plan.key, context.interaction)
             }

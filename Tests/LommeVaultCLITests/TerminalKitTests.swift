@@ -5,7 +5,8 @@ import Testing
 /// The recovery kit on a terminal, as a parent meets it (tmux): `init --parent` and
 /// `recovery kit` draw it, take exactly the two groups they ask for (two other groups of the
 /// same key are refused and asked again), and after a right answer the key is gone from the
-/// screen and from the scrollback.
+/// screen and from the scrollback. Shown only when both streams it is drawn on are the
+/// terminal: `2>setup.log` or `> out.txt` never gets the key.
 @Suite("The recovery kit on a terminal")
 struct TerminalKitTests {
     typealias Machine = HouseholdStoryTests.Machine
@@ -91,5 +92,37 @@ struct TerminalKitTests {
         let file = box.write("kit.txt", groups.joined(separator: "-") + "\n")
         let verified = parent.run(["recovery", "verify", "--recovery-file", file])
         #expect(verified.status == 0, "\(verified.stderr)")
+    }
+
+    /// `2>setup.log` (or stdout to a file) on a terminal: the kit is not shown, and the key
+    /// is in no file; `init` makes the vault without a kit and says so, `recovery kit`
+    /// refuses and changes nothing.
+    @Test func aStreamSentToAFileNeverGetsTheKit() throws {
+        let box = CLI.Sandbox()
+        for (name, redirection) in [("errors", "2>"), ("output", ">")] {
+            let parent = Machine(box, name)
+            let log = box.path + "/\(name)-init.txt"
+            let tty = TmuxSession(box, command: "\"$LV\" init --parent --vault '\(parent.vault)' --passphrase-file '\(parent.folder)/pw' \(redirection)'\(log)'",
+                                  columns: 100, rows: 60)
+            // A kit drawn would wait for its groups: its question ends the wait as well.
+            try #require(Self.waitForAny(tty, ["EXIT=", "Written down?"]) == "EXIT=", "\(name): the kit was drawn:\n\(tty.screen)")
+            #expect(tty.screen.contains("EXIT=0"), "\(tty.screen)")
+            let said = String(decoding: readFile(log), as: UTF8.self) + Self.history(tty)
+            #expect(!said.contains("Recovery key:") && !said.contains("Written down?"), "\(name): \(said)")
+            #expect(said.contains("No recovery kit was made"), "\(name): \(said)")
+            // The vault has no recovery slot: no kit was made.
+            let slots = CLI.run(["slots", "--json", "--vault", parent.vault])
+            #expect(slots.status == 0 && !slots.out.contains("recovery"), "\(slots.out)")
+            // recovery kit, the same way: refused, the vault unchanged.
+            let before = readFile(parent.vault)
+            let kitLog = box.path + "/\(name)-kit.txt"
+            let kit = TmuxSession(box, command: "\"$LV\" recovery kit --vault '\(parent.vault)' --passphrase-file '\(parent.folder)/pw' \(redirection)'\(kitLog)'",
+                                  columns: 100, rows: 60)
+            try #require(Self.waitForAny(kit, ["EXIT=", "Written down?"]) == "EXIT=", "\(name): the kit was drawn:\n\(kit.screen)")
+            #expect(kit.screen.contains("EXIT=1"), "\(kit.screen)")
+            let kitSaid = String(decoding: readFile(kitLog), as: UTF8.self) + Self.history(kit)
+            #expect(!kitSaid.contains("Recovery key:") && kitSaid.contains("no terminal to show the recovery kit on"), "\(name): \(kitSaid)")
+            #expect(readFile(parent.vault) == before)
+        }
     }
 }

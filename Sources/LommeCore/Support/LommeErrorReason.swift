@@ -18,6 +18,7 @@ extension LommeError {
         // The recovery key and kit (docs/CODES.md, "The recovery kit").
         case recoveryKeyLength, recoveryKeyCharacter, recoveryKeyTypo, recoveryKeyVersion, recoveryKitHistory
         case recoveryKeyWrong, recoveryKitNeeded, recoverySlotMissing, recoveryNoKit, vaultExists
+        case recoveryKitNoTerminal
 
         // The household and its record.
         case childNameInvalid, childNameLikeKey, childFieldReserved, childFieldSecret, childFieldMalformed
