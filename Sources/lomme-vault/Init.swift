@@ -66,7 +66,8 @@ struct Init: ParsableCommand {
                 try KitOutput.write(kit, to: recoveryKit, paper: paper)
                 key = made
             } else if KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) {
-                try KitOutput.showAndCheck(kit, key: made, context.interaction)
+                try KitOutput.showAndCheck(kit, key: made, context.interaction,
+                                           instead: "`lomme-vault init --parent --recovery-kit kit.pdf` to print it (nothing was made yet)")
                 key = made
             }
         }

@@ -39,14 +39,14 @@ enum KitOutput {
     }
 
     /// Shows the kit on the terminal and has the parent type back two of its groups (asked
-    /// again until they match; Ctrl-C stops with nothing made).
-    static func showAndCheck(_ kit: RecoveryKit, key: RecoveryKey, _ interaction: any Interaction) throws {
+    /// again until they match; Ctrl-C stops with nothing made). `instead`: how this command
+    /// writes the kit to a file, said while a window too small for its code waits.
+    static func showAndCheck(_ kit: RecoveryKit, key: RecoveryKey, _ interaction: any Interaction, instead: String) throws {
         let lines = kit.terminalLines()
         let code = try kit.code()
         let groups = key.text.split(separator: "-").map(String.init)
         while true {
-            try TerminalCode.show(code, before: lines.before, note: lines.after,
-                                  instead: "`--recovery-kit kit.pdf` to print it (nothing was made yet)")
+            try TerminalCode.show(code, before: lines.before, note: lines.after, instead: instead)
             let first = Int.random(in: 0..<groups.count)
             var second = Int.random(in: 0..<groups.count - 1)
             if second >= first { second += 1 }

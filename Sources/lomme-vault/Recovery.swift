@@ -62,7 +62,8 @@ struct RecoveryCommand: ParsableCommand {
                 guard KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) else {
                     throw LommeError.failure(.recoveryKitNoTerminal, "no terminal to show the recovery kit on (standard output and standard error must both be the terminal, so that its key lands in no file); write it to a file with --output kit.pdf")
                 }
-                try KitOutput.showAndCheck(kit, key: plan.key, context.interaction)
+                try KitOutput.showAndCheck(kit, key: plan.key, context.interaction,
+                                           instead: "`lomme-vault recovery kit --output kit.pdf` to print it (nothing was changed yet)")
             }
             do {
                 try service.store(plan)

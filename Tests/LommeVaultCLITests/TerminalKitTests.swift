@@ -125,4 +125,24 @@ struct TerminalKitTests {
             #expect(readFile(parent.vault) == before)
         }
     }
+
+    /// A window too small for the kit's code: each command names its own way to a file
+    /// (`recovery kit` has --output; only `init --parent` has --recovery-kit).
+    @Test func aSmallWindowIsToldEachCommandsOwnOption() throws {
+        let box = CLI.Sandbox()
+        let parent = Machine(box, "parent")
+        let options = "--vault '\(parent.vault)' --passphrase-file '\(parent.folder)/pw'"
+        // The script's shell ignores SIGINT so that it lives to print the exit status.
+        let made = TmuxSession(box, command: "trap '' INT; \"$LV\" init --parent \(options)", columns: 100, rows: 20)
+        try #require(made.wait(for: "drawn when the window is large enough"))
+        #expect(made.flowed.contains("lomme-vault init --parent --recovery-kit kit.pdf"), "\(made.screen)")
+        made.tmux(["send-keys", "-t", "t", "C-c"])
+        try #require(made.wait(for: "EXIT="))
+        #expect(!FileManager.default.fileExists(atPath: parent.vault), "Ctrl-C before the kit was given: no vault")
+
+        try #require(parent.run(["init", "--parent"], stdin: "").status == 0)  // no terminal: no kit yet
+        let kit = TmuxSession(box, command: "\"$LV\" recovery kit \(options)", columns: 100, rows: 20)
+        try #require(kit.wait(for: "drawn when the window is large enough"))
+        #expect(kit.flowed.contains("lomme-vault recovery kit --output kit.pdf") && !kit.flowed.contains("--recovery-kit"), "\(kit.screen)")
+    }
 }
