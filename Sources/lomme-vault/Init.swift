@@ -30,7 +30,7 @@ struct Init: ParsableCommand {
     var parent = false
 
     @Option(name: .customLong("recovery-kit"), help: ArgumentHelp(
-        "With --parent: write the household's recovery kit to FILE.pdf, FILE.png or FILE.svg (mode 0600; print it, then delete the file) instead of showing it on the terminal.",
+        "With --parent: write the household's recovery kit to FILE.pdf, FILE.png or FILE.svg (mode 0600, in a folder no other user owns or may write into; print it, then delete the file) instead of showing it on the terminal.",
         valueName: "FILE"))
     var recoveryKit: String?
 
@@ -63,7 +63,7 @@ struct Init: ParsableCommand {
             let made = RecoveryKey.generate()
             let kit = KitOutput.kit(made, household: made.householdKey.fingerprint)
             if let recoveryKit {
-                try KitOutput.write(kit, to: recoveryKit, paper: paper)
+                try KitOutput.write(kit, to: recoveryKit, paper: paper, unchanged: "nothing was made")
                 key = made
             } else if KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) {
                 try KitOutput.showAndCheck(kit, key: made, context.interaction,

@@ -15,14 +15,17 @@ enum KitOutput {
                     earlierKits: key.chain.count)
     }
 
-    /// Writes the kit to `path` (mode 0600; an existing file is never replaced).
-    static func write(_ kit: RecoveryKit, to path: String, paper: Paper) throws {
-        let bytes = try kit.fileBytes(for: path, paper: paper)
-        var info = stat()
-        if lstat(path, &info) == 0 {
+    /// Writes the kit to `path` (mode 0600; an existing file is never replaced), into a
+    /// folder of the user's own: the check `issue --all --output-dir` makes (OutputFolder),
+    /// so nobody who may write into the folder can swap the kit before it is printed.
+    /// `unchanged`: what a refusal leaves undone ("nothing was made").
+    static func write(_ kit: RecoveryKit, to path: String, paper: Paper, unchanged: String) throws {
+        let (folderPath, name) = OutputFolder.split(path)
+        let folder = try OutputFolder(folderPath, holding: "the recovery kit", make: false, unchanged: unchanged)
+        if folder.holds(name) {
             throw LommeError.failure("\(path) exists; a recovery kit is never written over a file (it may be another kit): name a new file")
         }
-        try FileIO.replace(path, with: bytes, mode: 0o600)
+        try folder.replace(name, with: try kit.fileBytes(for: path, paper: paper), mode: 0o600)
     }
 
     /// Whether the kit may be shown on the terminal: someone to type two groups back, and

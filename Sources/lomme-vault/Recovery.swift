@@ -27,7 +27,8 @@ struct RecoveryCommand: ParsableCommand {
             abstract: "Make a recovery kit: for a vault made before kits existed, or a new one (the old kit must be given).",
             discussion: """
                 Writes the kit to --output FILE.pdf (A4 or --paper letter), FILE.png or FILE.svg (mode \
-                0600, never over an existing file: print it, then delete the file), or shows it on \
+                0600, never over an existing file, in a folder no other user owns or may write into: \
+                print it, then delete the file), or shows it on \
                 the terminal, where two of its groups are then typed back. Nothing changes in the vault \
                 before the kit is given. When the household has a kit already, the old one is needed \
                 (--recovery-file, --recovery-image, or typed): its household key vouches for the new \
@@ -57,7 +58,7 @@ struct RecoveryCommand: ParsableCommand {
             let plan = try service.planKit(old: recovery.isGiven ? try recovery.source() : .terminal)
             let kit = KitOutput.kit(plan.key, household: plan.root.fingerprint)
             if let output {
-                try KitOutput.write(kit, to: output, paper: paper)
+                try KitOutput.write(kit, to: output, paper: paper, unchanged: "nothing was changed")
             } else {
                 guard KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) else {
                     throw LommeError.failure(.recoveryKitNoTerminal, "no terminal to show the recovery kit on (standard output and standard error must both be the terminal, so that its key lands in no file); write it to a file with --output kit.pdf")

@@ -29,6 +29,8 @@ extension LommeError {
 
         // Data that did not reach standard output (a full disk, a closed stdout, a gone reader).
         case standardOutputFailed
+        // A folder to write codes or a kit into that another user owns or may write into, or a link.
+        case outputFolderUnsafe
 
         // A field of the stored config (`set`, `unset`).
         case fieldNearMiss, fieldUnknown, fieldExists, fieldRequired, fieldNameInvalid

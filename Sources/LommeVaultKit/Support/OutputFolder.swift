@@ -1,41 +1,61 @@
 import Glibc
 import LommeCore
 
-/// The folder `issue --all --output-dir` writes the codes into, opened once and written
-/// relative to that descriptor: a link swapped in for the folder or a file later changes
-/// nothing. Refused as the vault's own folder is (FolderCheck): owned by another user, or
+/// A folder the tool writes files into that others must not swap — `issue --all
+/// --output-dir` the children's codes, `init --parent --recovery-kit` and `recovery kit
+/// --output` the recovery kit — opened once and written relative to that descriptor: a link
+/// swapped in for the folder or a file later changes nothing. Refused as the vault's own
+/// folder is (FolderCheck), with the reason `.outputFolderUnsafe`: owned by another user, or
 /// writable by others without the sticky bit, or a symbolic link (with or without a
-/// trailing slash) — whoever could write there could swap two children's codes.
+/// trailing slash) — whoever could write there could swap two children's codes, or replace
+/// a kit with one of their own before it is printed. This is the one check for all of them.
 package final class OutputFolder {
     package let path: String
     let descriptor: Int32
+    /// What is left undone when a write fails ("nothing was issued"), said after the reason.
+    let unchanged: String
 
-    /// Opens `path`, made (mode 0755) when it does not exist.
-    package init(_ path: String) throws(LommeError) {
+    /// Opens `path`, made (mode 0755) when it does not exist and `make`. `holding`: what the
+    /// folder is for ("the codes"), `unchanged`: what a refusal leaves undone.
+    package init(_ path: String, holding: String = "the codes", make: Bool = true, unchanged: String = "nothing was issued") throws(LommeError) {
         var trimmed = path
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.path = trimmed
-        if mkdir(trimmed, 0o755) != 0 && errno != EEXIST {
-            throw LommeError.failure("cannot make the folder \(path): \(String(cString: strerror(errno))); nothing was issued")
+        self.unchanged = unchanged
+        if make && mkdir(trimmed, 0o755) != 0 && errno != EEXIST {
+            throw LommeError.failure("cannot make the folder \(path): \(String(cString: strerror(errno))); \(unchanged)")
         }
         let descriptor = open(trimmed, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let reason = errno == ELOOP || errno == ENOTDIR
-                ? "is not a folder (a file, or a symbolic link, which --output-dir does not follow); give a folder of your own"
-                : "cannot be opened: \(String(cString: strerror(errno)))"
-            throw LommeError.failure("\(path) \(reason); nothing was issued")
+            if errno == ELOOP || errno == ENOTDIR {
+                throw LommeError.failure(.outputFolderUnsafe, "\(path) is not a folder (a file, or a symbolic link, which is not followed); give a folder of your own; \(unchanged)")
+            }
+            throw LommeError.failure("the folder \(path) cannot be opened: \(String(cString: strerror(errno))); \(unchanged)")
         }
         self.descriptor = descriptor
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw LommeError.failure("cannot read \(path): \(String(cString: strerror(errno))); nothing was issued")
+            throw LommeError.failure("cannot read \(path): \(String(cString: strerror(errno))); \(unchanged)")
         }
-        if let problem = FolderCheck.problem(trimmed, owner: info.st_uid, mode: info.st_mode, isVaultFolder: false, what: "the codes") {
-            throw LommeError.failure(problem + "; nothing was issued")
+        if let problem = FolderCheck.problem(trimmed, owner: info.st_uid, mode: info.st_mode, isVaultFolder: false, what: holding) {
+            throw LommeError.failure(.outputFolderUnsafe, problem + "; \(unchanged)")
         }
         guard faccessat(descriptor, ".", W_OK, AT_EACCESS) == 0 else {
-            throw LommeError.failure("cannot write into \(path): \(String(cString: strerror(errno))); nothing was issued")
+            throw LommeError.failure("cannot write into \(path): \(String(cString: strerror(errno))); \(unchanged)")
         }
+    }
+
+    /// The folder that holds `file` (a path as given: `kit.pdf` is in ".") and the file's
+    /// name in it.
+    package static func split(_ file: String) -> (folder: String, name: String) {
+        guard let slash = file.lastIndex(of: "/") else { return (".", file) }
+        return (slash == file.startIndex ? "/" : String(file[..<slash]), String(file[file.index(after: slash)...]))
+    }
+
+    /// True when something (a file, a link, a folder) is called `name` in the folder.
+    package func holds(_ name: String) -> Bool {
+        var info = stat()
+        return fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0
     }
 
     deinit { close(descriptor) }
