@@ -7,7 +7,7 @@ import LommeVaultKit
 /// comes from when not the terminal (read like a passphrase, never from the command line).
 struct RecoveryKeyOptions: ParsableArguments {
     @Option(name: .customLong("recovery-file"), help: ArgumentHelp(
-        "Read the recovery key from this file: the text as printed on the kit (dashes and spaces as you like).", valueName: "path"))
+        "Read the recovery key from this file, one of your own (another user's is refused): the text as printed on the kit (dashes and spaces as you like).", valueName: "path"))
     var recoveryFile: String?
     @Option(name: .customLong("recovery-image"), help: ArgumentHelp(
         "Read the recovery key from a photo of the recovery kit (its QR code).", valueName: "photo"))

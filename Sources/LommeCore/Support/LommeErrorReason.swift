@@ -31,6 +31,8 @@ extension LommeError {
         case standardOutputFailed
         // A folder to write codes or a kit into that another user owns or may write into, or a link.
         case outputFolderUnsafe
+        // A file holding a secret (a key file, a recovery key) that another user owns.
+        case secretFileNotOwn
 
         // A field of the stored config (`set`, `unset`).
         case fieldNearMiss, fieldUnknown, fieldExists, fieldRequired, fieldNameInvalid

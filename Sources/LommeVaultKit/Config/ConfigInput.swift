@@ -19,12 +19,21 @@ package enum ConfigInput {
     }
 
     /// Reads a whole file, or standard input for `-`, refusing more than `limit` bytes.
-    package static func readSmallFile(_ path: String, limit: Int, what: String) throws(LommeError) -> [UInt8] {
+    /// `check`, when given, judges the opened file first (`SecretFile`'s checks).
+    package static func readSmallFile(_ path: String, limit: Int, what: String,
+                                      check: ((stat) throws(LommeError) -> Void)? = nil) throws(LommeError) -> [UInt8] {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw LommeError.failure("cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
         }
         defer { if path != "-" { close(descriptor) } }
+        if let check {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else {
+                throw LommeError.failure("cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+            }
+            try check(info)
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {

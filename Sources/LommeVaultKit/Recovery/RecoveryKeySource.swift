@@ -1,7 +1,8 @@
 import LommeCore
 
 /// Where the recovery key comes from, read like a passphrase: the terminal (no echo), a
-/// file holding the text as printed (`--recovery-file`), or a photo of the kit whose QR
+/// file holding the text as printed (`--recovery-file`: refused when another user owns it,
+/// warned of when others may read it, as `SecretFile` says), or a photo of the kit whose QR
 /// code the CLI read (`--recovery-image`). Never the command line.
 package enum RecoveryKeySource: Sendable, Equatable {
     case terminal
@@ -14,7 +15,11 @@ package enum RecoveryKeySource: Sendable, Equatable {
     package func read(_ interaction: any Interaction, noPrompt: Bool) throws(LommeError) -> RecoveryKey {
         switch self {
         case .file(let path):
-            var bytes = try ConfigInput.readSmallFile(path, limit: 4096, what: "recovery key file")
+            // Another user's file (or a link to one) is refused; one others may read, warned of.
+            var bytes = try ConfigInput.readSmallFile(path, limit: 4096, what: "recovery key file") { (info) throws(LommeError) in
+                try SecretFile.checkOwner(info, path: path, noun: "recovery key")
+                if let warning = SecretFile.readableWarning(info, path: path, noun: "recovery key") { interaction.warning(warning) }
+            }
             defer { SecureBytes.wipe(&bytes) }
             return try RecoveryKey(bytes: bytes)
         case .photo(let text, let path):

@@ -100,9 +100,7 @@ enum KeyFileSlotKind {
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw LommeError.failure("\(shown) is not a regular file; give the key file `lomme-vault enroll keyfile` created")
         }
-        guard info.st_uid == getuid() else {
-            throw LommeError.failure("the key file \(shown) belongs to another user (uid \(info.st_uid)); refusing it, since they could have read or replaced it")
-        }
+        try SecretFile.checkOwner(info, path: path, noun: "key")
         guard info.st_mode & 0o077 == 0 else {
             throw LommeError.failure("the key file \(shown) has mode \(String(info.st_mode & 0o777, radix: 8)), so other users may read it; run `chmod 400 \(shown)`, and since it may have been copied, `lomme-vault passwd --rotate` (then enroll a new key file)")
         }

@@ -13,7 +13,8 @@ package enum PassphraseSource: Sendable, Equatable {
 
     /// The first line of the fd or file (without its line end). Read one byte at a
     /// time straight into locked memory, so nothing past the line is consumed. A file that
-    /// other users may read is read, and `warn`ed about (chmod 600), as ssh warns of a key.
+    /// other users may read is read, and `warn`ed about (chmod 600; `SecretFile`), as ssh
+    /// warns of a key.
     package func readFirstLine(noun: String = "passphrase", warn: ((String) -> Void)? = nil) throws(LommeError) -> SecureBytes {
         let descriptor: Int32
         let label: String
@@ -35,9 +36,9 @@ package enum PassphraseSource: Sendable, Equatable {
         }
         defer { if case .file = self { close(descriptor) } }
         var info = stat()
-        if case .file(let path) = self, let warn, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o044 != 0 {
-            let shown = TerminalText.line(path)
-            warn("the \(noun) file \(shown) can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); make it yours alone: chmod 600 \(shown)")
+        if case .file(let path) = self, let warn, fstat(descriptor, &info) == 0,
+           let warning = SecretFile.readableWarning(info, path: path, noun: noun) {
+            warn(warning)
         }
         let buffer = SecureBytes(count: PassphraseSource.maximumLength + 1)
         var length = 0
