@@ -2,8 +2,9 @@ import Foundation
 import LommeTestSupport
 import Testing
 
-/// A recovery key read from a file (`--recovery-file`), through the built binary: a file
-/// another user owns, or a link to one, is refused as a key file is
+/// A recovery key read from a file (`--recovery-file`), through the built binary: the key
+/// as printed, with Windows line endings too, and nothing more (a character appended is a
+/// typo, exit 64); a file another user owns, or a link to one, is refused as a key file is
 /// (its owner could have read it, or put a key of their own there, which `--restore` would
 /// make the household's); one that others may read gets the warning a passphrase file gets.
 @Suite("Recovery key files")
@@ -19,6 +20,21 @@ struct RecoveryKeyFileTests {
         let read = CLI.run([], shell: "zbarimg --quiet --raw '\(kit)'").out.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(read.hasPrefix("LVR1:") && read.count == 5 + 35 + 6, "\(read)")
         return (parent, String(read.dropFirst(5)))
+    }
+
+    @Test func theKeyAsPrintedWithWindowsLineEndingsAndNothingMore() throws {
+        let box = CLI.Sandbox()
+        let (parent, key) = try Self.parentWithKit(box)
+        let groups = key.split(separator: "-")
+        // As printed on the sheet, in two lines, saved by a Windows editor.
+        let crlf = box.write("crlf.txt", groups.prefix(4).joined(separator: " - ") + "\r\n" + groups.dropFirst(4).joined(separator: " - ") + "\r\n")
+        let verified = parent.run(["recovery", "verify", "--recovery-file", crlf])
+        #expect(verified.status == 0 && verified.stderr.contains("opens"), "\(verified.stderr)")
+        // A character more, or a whole group more, is no recovery key.
+        for (name, text) in [("one", key + "A"), ("group", key + "-" + groups[0]), ("after", key + "\r\nX\r\n")] {
+            let longer = parent.run(["recovery", "verify", "--recovery-file", box.write(name + ".txt", text)])
+            #expect(longer.status == 64 && longer.stderr.split(separator: "\n").count == 1, "\(name): \(longer.stderr)")
+        }
     }
 
     @Test func anotherUsersFileOrALinkToItIsRefused() throws {
