@@ -23,7 +23,8 @@ struct LommeVaultCommand: ParsableCommand {
             passphrase; LOMME_VAULT_KEYRING=off never keeps the vault unlocked.
 
             EXIT CODES: 0 success (also "unchanged": the value was stored already); 1 any other \
-            failure (a question answered no, a TPM in lockout, a TPM without a lockout \
+            failure (a question answered no, output that could not be written to stdout, a TPM \
+            in lockout, a TPM without a lockout \
             authorization on `enroll tpm2 --pin`, a child's name or key taken); 2 no QR code found, or \
             the image cannot be read; 3 vault locked and no prompt possible; 4 wrong passphrase, TPM \
             PIN or key file; 5 vault file damaged or tampered with; 6 no vault (`lock` and `status` \
