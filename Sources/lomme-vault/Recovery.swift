@@ -54,15 +54,18 @@ struct RecoveryCommand: ParsableCommand {
         func run() throws {
             let context = try vault.prepare()
             let service = RecoveryService(context, vault.unlockOptions)
+            // Where the kit goes is settled before anything is asked (the old kit included).
+            if output == nil {
+                guard KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) else {
+                    throw LommeError.failure(.recoveryKitNoTerminal, "no terminal to show the recovery kit on (standard output and standard error must both be the terminal, so that its key lands in no file); write it to a file with --output kit.pdf")
+                }
+            }
             // The old kit is asked for only when the household has one.
             let plan = try service.planKit(old: recovery.isGiven ? try recovery.source() : .terminal)
             let kit = KitOutput.kit(plan.key, household: plan.root.fingerprint)
             if let output {
                 try KitOutput.write(kit, to: output, paper: paper, unchanged: "nothing was changed")
             } else {
-                guard KitOutput.canShow(context.interaction, noPrompt: vault.noPrompt) else {
-                    throw LommeError.failure(.recoveryKitNoTerminal, "no terminal to show the recovery kit on (standard output and standard error must both be the terminal, so that its key lands in no file); write it to a file with --output kit.pdf")
-                }
                 try KitOutput.showAndCheck(kit, key: plan.key, context.interaction,
                                            instead: "`lomme-vault recovery kit --output kit.pdf` to print it (nothing was changed yet)")
             }

@@ -126,6 +126,18 @@ struct TerminalKitTests {
         }
     }
 
+    /// `recovery kit 2>FILE` of a household with a kit: refused before the old kit is asked
+    /// for (it could not be used).
+    @Test func aKitWithNowhereToGoAsksForNothing() throws {
+        let box = CLI.Sandbox()
+        let parent = Machine(box, "parent")
+        try #require(parent.run(["init", "--parent", "--recovery-kit", box.path + "/kit.pdf"]).status == 0)
+        let tty = TmuxSession(box, command: "\"$LV\" recovery kit --vault '\(parent.vault)' --passphrase-file '\(parent.folder)/pw' 2>'\(box.path)/kit.log'",
+                              columns: 100, rows: 60)
+        #expect(Self.waitForAny(tty, ["EXIT=", "Recovery key (as printed"]) == "EXIT=", "the old kit was asked for:\n\(tty.screen)")
+        #expect(tty.screen.contains("EXIT=1"), "\(tty.screen)")
+    }
+
     /// A window too small for the kit's code: each command names its own way to a file
     /// (`recovery kit` has --output; only `init --parent` has --recovery-kit).
     @Test func aSmallWindowIsToldEachCommandsOwnOption() throws {
