@@ -6,7 +6,7 @@ import Testing
 /// binary: `init --parent --recovery-kit FILE` and `recovery kit --output FILE` refuse a
 /// folder that other users may write into (without the sticky bit), one another user owns,
 /// and a symbolic link in place of the folder — the check `issue --all --output-dir` makes,
-/// the same code — and then nothing is made or changed.
+/// the same code — and then nothing is made or changed; nor is a kit ever written over a file.
 @Suite("Kit files go only into a folder of one's own")
 struct KitFolderTests {
     typealias Machine = HouseholdStoryTests.Machine
@@ -67,5 +67,23 @@ struct KitFolderTests {
                            shell: "cd '\(parent.folder)' && exec \"$LV\" \"$@\"")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(CLI.mode(parent.folder + "/kit.svg") == 0o600)
+    }
+
+    /// A file already where the kit would go (it may be another kit) is never written over:
+    /// refused, the file as it was, nothing made or changed.
+    @Test func aKitIsNeverWrittenOverAFile() throws {
+        let box = CLI.Sandbox()
+        let existing = box.write("kit.pdf", "another kit, maybe\n")
+        let parent = Machine(box, "parent")
+        let made = parent.run(["init", "--parent", "--recovery-kit", existing])
+        #expect(made.status == 1 && made.stderr.contains("never written over a file"), "\(made.stderr)")
+        #expect(readFile(existing) == Array("another kit, maybe\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: parent.vault), "a vault was made without its kit")
+        try #require(parent.run(["init", "--parent"], stdin: "").status == 0)  // no terminal: no kit yet
+        let before = readFile(parent.vault)
+        let again = parent.run(["recovery", "kit", "--output", existing])
+        #expect(again.status == 1 && again.stderr.contains("never written over a file"), "\(again.stderr)")
+        #expect(readFile(existing) == Array("another kit, maybe\n".utf8))
+        #expect(readFile(parent.vault) == before)
     }
 }
