@@ -30,6 +30,10 @@ struct SecretFieldMaskingTests {
         let box = CLI.Sandbox()
         let photo = CLI.qrImage("{" + Self.fields + #","tokenUrl":"https://bank.example/token","note":"shown-7"}"#, in: box)
         Self.expectMasked(CLI.run(["scan", photo]), "scan of JSON that is no config")
+        // The fields that only the one rule calls secret, alone: summarised, never printed raw.
+        let only = CLI.qrImage(#"{"sessionToken":"S-hidden-1","bankKey":"K-hidden-2","dbPasswd":"P-hidden-3","tokenUrl":"https://bank.example/token","note":"shown-7"}"#,
+                               in: box, name: "only")
+        Self.expectMasked(CLI.run(["scan", only]), "scan of JSON with token, key and passwd fields alone")
         // --raw is the way to the exact text.
         #expect(CLI.run(["scan", "--raw", photo]).out.contains("S-hidden-1"))
     }
