@@ -60,7 +60,7 @@ struct StdoutWriteFailureTests {
         #expect(records.count == 1 && records[0]["child"] as? String == "anna" && records[0]["handedOut"] is NSNull,
                 "recorded, not handed out: \(records)")
         let anna = try #require(try family.children()["anna"])
-        #expect(anna["current"] as? Bool == false && anna["notCurrent"] as? [String] == ["never handed out"], "\(anna)")
+        #expect(anna["current"] as? Bool == false && anna["notCurrent"] as? [String] == ["neverHandedOut"], "\(anna)")
         // A plain code that was not written fails too (there is no record of plain codes).
         let plain = way.run(["issue", "--from", family.box.write("config.json", Sample.configB), "--no-check"], environment: env)
         Self.expectFailedWrite(plain, "issue --from FILE \(way)")
