@@ -23,6 +23,12 @@ package indirect enum JSON: Sendable, Equatable {
         return nil
     }
 
+    /// A whole number from 0 to 2^64 − 1 written as plain digits; nil for anything else.
+    package var uint64Value: UInt64? {
+        guard case .number(let text) = self, !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return UInt64(text)
+    }
+
     package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.first(where: { $0.key == key })?.value

@@ -10,9 +10,14 @@ package struct Child: Sendable, Equatable {
     /// Extra config fields for this child's codes (over the stored config's own).
     package var fields: [JSON.Member]
     package var added: Instant
+    /// Orders this child's changes on several parents' machines (docs/SYNC.md, "Merging"):
+    /// each change takes the highest version seen + 1; 0 for a child from before.
+    package var version: UInt64 = 0
+    /// The machine that made the last change; nil: this one.
+    package var by: IssuerID?
     package var unknown: [JSON.Member] = []
 
-    static let known: Set<String> = ["name", "receivingKey", Config.Field.accountNr, "fields", "added"]
+    static let known: Set<String> = ["name", "receivingKey", Config.Field.accountNr, "fields", "added", "version", "by"]
 
     package init(name: String, receivingKey: ReceivingKey, accountNr: String, fields: [JSON.Member], added: Instant) {
         self.name = name
@@ -33,17 +38,28 @@ package struct Child: Sendable, Equatable {
             fields = list
         }
         self.init(name: name, receivingKey: key, accountNr: accountNr, fields: fields, added: added)
+        if let value = json["version"] {
+            guard let number = value.uint64Value else { return nil }
+            version = number
+        }
+        if let value = json["by"] {
+            guard let id = value.stringValue.flatMap(IssuerID.init(hex:)) else { return nil }
+            by = id
+        }
         unknown = members.filter { !Child.known.contains($0.key) }
     }
 
     var json: JSON {
-        .object([
+        var members = [
             JSON.Member("name", .string(name)),
             JSON.Member("receivingKey", .string(receivingKey.text)),
             JSON.Member(Config.Field.accountNr, .string(accountNr)),
             JSON.Member("fields", .object(fields)),
             JSON.Member("added", .string(added.text)),
-        ] + unknown)
+        ]
+        if version > 0 { members.append(JSON.Member("version", .number(String(version)))) }
+        if let by { members.append(JSON.Member("by", .string(by.hex))) }
+        return .object(members + unknown)
     }
 
     package func matches(_ other: String) -> Bool { name.lowercased() == other.lowercased() }
@@ -62,12 +78,12 @@ package struct Child: Sendable, Equatable {
         }
     }
 
-    package static func checkName(_ name: String) throws(LommeError) {
+    package static func checkName(_ name: String, what: String = "a child's name") throws(LommeError) {
         guard isValidName(name) else {
-            throw LommeError.usage(.childNameInvalid, "a child's name is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not one")
+            throw LommeError.usage(.childNameInvalid, "\(what) is 1 to 32 letters (a–z, æøå), digits, - or _, starting with a letter or digit; \(JSON.printable(name)) is not one")
         }
-        if ReceivingKey.looksLikeKey(name) {
-            throw LommeError.usage(.childNameLikeKey, "a child's name may not start with lvk1, which is how receiving keys start")
+        if ReceivingKey.looksLikeKey(name) || ParentKey.looksLikeKey(name) {
+            throw LommeError.usage(.childNameLikeKey, "\(what) may not start with lvk1 or lvp1, which is how keys start")
         }
     }
 

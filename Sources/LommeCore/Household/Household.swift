@@ -18,15 +18,33 @@ package struct Household: Sendable, Equatable {
     package var issued: [IssueRecord] = []
     /// The household key's public half and what it signed (a parent with a recovery kit).
     package var root: HouseholdRoot?
+    // Two parents (docs/SYNC.md): the household's machines, the config's revision, what
+    // was changed two ways, removed children, the sync folder.
+    /// Every parent's machine of the household, this one too, once there are two.
+    package var parents: [Parent] = []
+    /// The stored config's revision (nil: none was counted yet; a code then carries none).
+    package var revision: UInt64?
+    /// The machine that made the stored config's revision; nil: this one.
+    package var configBy: IssuerID?
+    /// Other configs of the same revision as the stored one, made on other machines
+    /// between syncs: issuing refuses until `set` makes a newer revision.
+    package var conflict: [ConfigFact] = []
+    /// Children removed, so the removal reaches every machine.
+    package var gone: [ChildTombstone] = []
+    package var sync: SyncState?
+    /// Made by `init --parent --join`: waiting for the household to be handed over.
+    package var joining = false
     package var unknown: [JSON.Member] = []
 
     static let key = "household"
-    static let known: Set<String> = ["credentialKey", "secretSet", "children", "issued", "root"]
+    static let known: Set<String> = ["credentialKey", "secretSet", "children", "issued", "root",
+                                     "parents", "revision", "configBy", "conflict", "gone", "sync", "joining"]
 
     package init() {}
 
     package var isEmpty: Bool {
         credentialKey == nil && secretSet == nil && children.isEmpty && issued.isEmpty && root == nil && unknown.isEmpty
+            && parents.isEmpty && revision == nil && conflict.isEmpty && gone.isEmpty && sync == nil && !joining
     }
 
     package init(json: JSON) throws(LommeError) {
@@ -62,6 +80,32 @@ package struct Household: Sendable, Equatable {
             guard let parsed = HouseholdRoot(json: section) else { throw damaged("root") }
             root = parsed
         }
+        func list<T>(_ key: String, _ make: (JSON) -> T?) throws(LommeError) -> [T] {
+            guard let value = json[key] else { return [] }
+            guard case .array(let items) = value else { throw damaged(key) }
+            var parsed: [T] = []
+            for item in items {
+                guard let one = make(item) else { throw damaged(key) }
+                parsed.append(one)
+            }
+            return parsed
+        }
+        parents = try list("parents", Parent.init(json:))
+        conflict = try list("conflict", ConfigFact.init(json:))
+        gone = try list("gone", ChildTombstone.init(json:))
+        if let value = json["revision"] {
+            guard let number = value.uint64Value else { throw damaged("revision") }
+            revision = number
+        }
+        if let value = json["configBy"] {
+            guard let id = value.stringValue.flatMap(IssuerID.init(hex:)) else { throw damaged("configBy") }
+            configBy = id
+        }
+        if let value = json["sync"] {
+            guard let parsed = SyncState(json: value) else { throw damaged("sync") }
+            sync = parsed
+        }
+        joining = json["joining"] == .bool(true)
         unknown = members.filter { !Household.known.contains($0.key) }
     }
 
@@ -72,6 +116,13 @@ package struct Household: Sendable, Equatable {
         members.append(JSON.Member("children", .array(children.map(\.json))))
         members.append(JSON.Member("issued", .array(issued.map(\.json))))
         if let root { members.append(JSON.Member("root", root.json)) }
+        if !parents.isEmpty { members.append(JSON.Member("parents", .array(parents.map(\.json)))) }
+        if let revision { members.append(JSON.Member("revision", .number(String(revision)))) }
+        if let configBy { members.append(JSON.Member("configBy", .string(configBy.hex))) }
+        if !conflict.isEmpty { members.append(JSON.Member("conflict", .array(conflict.map(\.json)))) }
+        if !gone.isEmpty { members.append(JSON.Member("gone", .array(gone.map(\.json)))) }
+        if let sync { members.append(JSON.Member("sync", sync.json)) }
+        if joining { members.append(JSON.Member("joining", .bool(true))) }
         return .object(members + unknown)
     }
 
@@ -79,7 +130,9 @@ package struct Household: Sendable, Equatable {
 
     package static func == (a: Household, b: Household) -> Bool {
         a.credentialKey?.bytes == b.credentialKey?.bytes && a.secretSet == b.secretSet && a.children == b.children
-            && a.issued == b.issued && a.root == b.root && a.unknown == b.unknown
+            && a.issued == b.issued && a.root == b.root && a.unknown == b.unknown && a.parents == b.parents
+            && a.revision == b.revision && a.configBy == b.configBy && a.conflict == b.conflict && a.gone == b.gone
+            && a.sync == b.sync && a.joining == b.joining
     }
 
     // MARK: - Children
@@ -139,6 +192,12 @@ package struct Household: Sendable, Equatable {
     /// however many there are.
     package mutating func record(_ entry: IssueRecord, now: Int64) {
         issued.append(entry)
+        prune(now: now)
+    }
+
+    /// Drops the records of expired codes, but for each key's last code recorded and last
+    /// one handed out (`record`, and `sync` after it took another machine's records).
+    package mutating func prune(now: Int64) {
         let index = RecordIndex(issued)
         var position = 0
         issued.removeAll { record in

@@ -20,6 +20,11 @@ package struct IssueRecord: Sendable, Equatable {
     package var carried: CarriedFields?
     package var handedOut: HandOut
     package var confirmed: Int64?
+    /// The parent's machine that issued the code (`Vouch.id` of its issuer); nil: this one.
+    package var by: IssuerID?
+    /// The config's revision the code carried (nil: none). Of two codes to one child, the
+    /// one of the higher revision is their last (a child refuses the older after it).
+    package var revision: UInt64?
     package var unknown: [JSON.Member] = []
 
     /// Whether a code reached the child's side of the parent's machine.
@@ -34,7 +39,7 @@ package struct IssueRecord: Sendable, Equatable {
         package var isHandedOut: Bool { self != .no }
     }
 
-    static let known: Set<String> = ["child", "recipient", "id", "issued", "expires", "credential", "carried", "handedOut", "confirmed"]
+    static let known: Set<String> = ["child", "recipient", "id", "issued", "expires", "credential", "carried", "handedOut", "confirmed", "by", "revision"]
 
     package init(child: String?, recipient: String, id: String, issued: Int64, expires: Int64, credential: String,
                  carried: CarriedFields? = nil, handedOut: HandOut = .no) {
@@ -83,6 +88,14 @@ package struct IssueRecord: Sendable, Equatable {
             confirmed = at
         default: return nil
         }
+        if let value = json["by"] {
+            guard let id = value.stringValue.flatMap(IssuerID.init(hex:)) else { return nil }
+            by = id
+        }
+        if let value = json["revision"] {
+            guard let number = value.uint64Value else { return nil }
+            revision = number
+        }
         unknown = members.filter { !IssueRecord.known.contains($0.key) }
     }
 
@@ -103,6 +116,8 @@ package struct IssueRecord: Sendable, Equatable {
         case .at(let time): members.append(JSON.Member("handedOut", .number(String(time))))
         }
         if let confirmed { members.append(JSON.Member("confirmed", .number(String(confirmed)))) }
+        if let by { members.append(JSON.Member("by", .string(by.hex))) }
+        if let revision { members.append(JSON.Member("revision", .number(String(revision)))) }
         return .object(members + unknown)
     }
 }

@@ -21,7 +21,7 @@ package struct Vouch: Sendable, Equatable {
     static let format: UInt8 = 1
     static let domain = Array("lomme-vault vouch v1".utf8) + [0]
     /// At most this many issuers (a household of several parents' machines, not more).
-    static let maximumIssuers = 8
+    package static let maximumIssuers = 8
 
     /// Signs a vouch naming `ids` (`IssuerKey.id`) with the household key.
     package static func make(_ household: HouseholdKeyPair, version: UInt64, issuers ids: [IssuerID]) throws(LommeError) -> Vouch {

@@ -22,9 +22,14 @@ package struct DeviceIdentity: Sendable {
     package var lastIssuedMs: Int64?
     /// The household key pinned with the issuer, and the newest vouch seen (a child).
     package var household: HouseholdPin?
+    /// The issue time (Unix milliseconds) of the last code imported from each issuer (by
+    /// `Vouch.id`): a household of several parents' machines is checked for replays and
+    /// roll backs issuer by issuer, and across issuers by the config's revision, so two
+    /// machines' clocks never decide (docs/SYNC.md, "The revision").
+    package var lastByIssuer: [String: Int64] = [:]
     /// Members this version does not know, kept as they are.
     package var unknown: [JSON.Member] = []
-    static let known: Set<String> = ["receiving", "signing", "issuer", "lastEnvelope", "lastIssued", "lastIssuedMs", "household"]
+    static let known: Set<String> = ["receiving", "signing", "issuer", "lastEnvelope", "lastIssued", "lastIssuedMs", "household", "lastByIssuer"]
 
     /// The last sealed code imported, as the device keeps it.
     package struct ImportedCode: Sendable, Equatable {
@@ -35,12 +40,15 @@ package struct DeviceIdentity: Sendable {
         /// receipt is made for and names. Nil for a code recorded before receipts.
         package var issuer: IssuerKey?
         package var credential: [UInt8]?
+        /// The config's revision it carried (nil: none, a household of one machine).
+        package var revision: UInt64?
 
-        package init(id: [UInt8], issuedMs: Int64, issuer: IssuerKey? = nil, credential: [UInt8]? = nil) {
+        package init(id: [UInt8], issuedMs: Int64, issuer: IssuerKey? = nil, credential: [UInt8]? = nil, revision: UInt64? = nil) {
             self.id = id
             self.issuedMs = issuedMs
             self.issuer = issuer
             self.credential = credential
+            self.revision = revision
         }
     }
 
@@ -105,12 +113,22 @@ package struct DeviceIdentity: Sendable {
                 }
                 code.credential = value
             }
+            if let revision = last["revision"] {
+                guard let value = revision.uint64Value else { throw damaged("lastEnvelope") }
+                code.revision = value
+            }
             lastEnvelope = code
         }
         lastIssuedMs = try milliseconds(json, seconds: "lastIssued", ms: "lastIssuedMs")
         if let section = json["household"] {
             guard let pin = HouseholdPin(json: section) else { throw damaged("household") }
             household = pin
+        }
+        if case .object(let members)? = json["lastByIssuer"] {
+            for member in members {
+                guard case .number(let text) = member.value, let ms = Int64(text), ms >= 0 else { throw damaged("lastByIssuer") }
+                lastByIssuer[member.key] = ms
+            }
         }
         if case .object(let members) = json { unknown = members.filter { !DeviceIdentity.known.contains($0.key) } }
     }
@@ -139,9 +157,13 @@ package struct DeviceIdentity: Sendable {
             ]
             if let issuer = lastEnvelope.issuer { code.append(JSON.Member("issuer", .string(issuer.hex))) }
             if let credential = lastEnvelope.credential { code.append(JSON.Member("credential", .string(Sodium.hex(credential)))) }
+            if let revision = lastEnvelope.revision { code.append(JSON.Member("revision", .number(String(revision)))) }
             members.append(JSON.Member("lastEnvelope", .object(code)))
         }
         if let household { members.append(JSON.Member("household", household.json)) }
+        if !lastByIssuer.isEmpty {
+            members.append(JSON.Member("lastByIssuer", .object(lastByIssuer.keys.sorted().map { JSON.Member($0, .number(String(lastByIssuer[$0]!))) })))
+        }
         if let lastIssuedMs {
             // The seconds too, for a lomme-vault from before the milliseconds.
             members.append(JSON.Member("lastIssued", .number(String(lastIssuedMs / 1000))))
@@ -167,5 +189,6 @@ extension DeviceIdentity: Equatable {
             && a.signing.publicKey == b.signing.publicKey && a.signing.secretKey.isEqual(to: b.signing.secretKey)
             && a.pinnedIssuer == b.pinnedIssuer && a.pinnedSince == b.pinnedSince && a.lastEnvelope == b.lastEnvelope
             && a.lastIssuedMs == b.lastIssuedMs && a.household == b.household && a.unknown == b.unknown
+            && a.lastByIssuer == b.lastByIssuer
     }
 }

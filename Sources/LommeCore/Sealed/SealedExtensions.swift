@@ -9,6 +9,8 @@
 /// | 3 | vouch: the household key's newest vouch (`Vouch`) | 90 + 16 a further issuer |
 /// | 4 | rotation: the last rotation of the household key, the previous key's vouch for this one (`RootRotation`) | 96 |
 /// | 5 | earlier rotations: the rotations before tag 4's, oldest first (a chain from the household's first key) | 96 each |
+/// | 6 | revision: the config's revision, u64 big-endian (docs/SYNC.md, "The revision") | 8 |
+/// | 7 | issuer's name: the parent's machine that issued it, as the household names it (UTF-8) | 1–64 |
 ///
 /// A tag this version does not know is skipped (it is signed: only the issuer put it
 /// there); a known tag of the wrong size, tags out of order or twice make the code malformed.
@@ -19,17 +21,26 @@ package struct SealedExtensions: Sendable, Equatable {
     /// The chain of rotations from the household's first key to `household`, oldest first
     /// (tags 5 and 4: a device that knows only tag 4 follows the last one, as before chains).
     package var rotations: [RootRotation]
+    /// The config's revision (a household of several parents' machines counts them).
+    package var revision: UInt64?
+    /// The name of the parent's machine that issued the code, for the child to be told.
+    package var issuerName: String?
 
-    package init(credential: [UInt8]? = nil, household: HouseholdKey? = nil, vouch: Vouch? = nil, rotations: [RootRotation] = []) {
+    package init(credential: [UInt8]? = nil, household: HouseholdKey? = nil, vouch: Vouch? = nil, rotations: [RootRotation] = [],
+                 revision: UInt64? = nil, issuerName: String? = nil) {
         self.credential = credential
         self.household = household
         self.vouch = vouch
         self.rotations = rotations
+        self.revision = revision
+        self.issuerName = issuerName
     }
 
     enum Tag: UInt8 {
-        case credential = 1, household, vouch, rotation, earlierRotations
+        case credential = 1, household, vouch, rotation, earlierRotations, revision, issuerName
     }
+
+    static let maximumNameLength = 64
 
     static let credentialSize = 16
 
@@ -40,6 +51,8 @@ package struct SealedExtensions: Sendable, Equatable {
         if let vouch { Self.append(.vouch, vouch.bytes, to: &output) }
         if let last = rotations.last { Self.append(.rotation, last.bytes, to: &output) }
         if rotations.count > 1 { Self.append(.earlierRotations, rotations.dropLast().flatMap(\.bytes), to: &output) }
+        if let revision { Self.append(.revision, Envelope.bigEndian(revision), to: &output) }
+        if let issuerName { Self.append(.issuerName, Array(issuerName.utf8.prefix(Self.maximumNameLength)), to: &output) }
         return output
     }
 
@@ -73,6 +86,13 @@ package struct SealedExtensions: Sendable, Equatable {
             case .earlierRotations?:
                 guard last != nil, let parsed = RootRotation.chain(value) else { return nil }
                 earlier = parsed
+            case .revision?:
+                var number = ByteReader(value)
+                guard value.count == 8, let parsed = number.uint64() else { return nil }
+                revision = parsed
+            case .issuerName?:
+                guard (1...Self.maximumNameLength).contains(value.count), let text = String(validating: value, as: UTF8.self) else { return nil }
+                issuerName = text
             case nil:
                 continue
             }

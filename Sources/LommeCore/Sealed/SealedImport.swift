@@ -50,22 +50,12 @@ package struct SealedImport: Sendable {
         }
         (issuer, household, householdChange) = try Self.trust(content, identity: identity, trustNewIssuer: trustNewIssuer,
                                                                expected: expectIssuer != nil)
-        if let last = identity.lastEnvelope {
-            if last.id == envelope.id {
-                alreadyImported = true
-            } else if envelope.issuedMs <= last.issuedMs && !Self.revokes(last.issuer ?? identity.pinnedIssuer, householdChange, household) {
-                // Strictly newer only: `issue` gives each code of an issuer a later
-                // millisecond than the last, so an equal time is an older code of another
-                // issuer, or a replay. Except when this code's newer household statements
-                // revoke the machine the stored config came from: a restored laptop's code
-                // is taken even when issued before the stolen one's the device took first.
-                throw LommeError.refused(.rollback,
-                    "this code was issued \(Instant(seconds: envelope.issued).text), \(envelope.issuedMs < last.issuedMs ? "before" : "at the same moment as") the config stored now (issued \(Instant(milliseconds: last.issuedMs).text)); refusing to roll back — ask for a new code")
-            } else {
-                alreadyImported = false
-            }
+        if let last = identity.lastEnvelope, last.id == envelope.id {
+            alreadyImported = true
         } else {
             alreadyImported = false
+            try Self.checkOrder(envelope, content, identity: identity,
+                                revokesStored: Self.revokes(identity.lastEnvelope?.issuer ?? identity.pinnedIssuer, householdChange, household))
         }
         self.envelope = envelope
         self.content = content
@@ -147,6 +137,36 @@ package struct SealedImport: Sendable {
         return (state, after, change)
     }
 
+    /// Refuses a code older than the config stored now (docs/CODES.md, "Checks on import",
+    /// step 11): of the same issuer, one issued at or before its last code (a replay, a roll
+    /// back); of any issuer, one carrying an older revision than the stored config's; of
+    /// another issuer when either code carries no revision, one issued at or before the
+    /// stored config (a household of one machine, as ever). Two parents' machines' clocks
+    /// minutes apart thus never refuse a fresh code of the newest revision. Nothing is
+    /// refused when the code's household statements revoke the stored config's issuer.
+    static func checkOrder(_ envelope: Envelope, _ content: SealedContent, identity: DeviceIdentity, revokesStored: Bool) throws(LommeError) {
+        guard let last = identity.lastEnvelope, !revokesStored else { return }
+        let issuer = content.issuerKey
+        let stamp = { (ms: Int64) in Instant(milliseconds: ms).text }
+        if let revision = content.extensions.revision, let stored = last.revision, revision < stored {
+            throw LommeError.refused(.olderRevision,
+                "this code carries revision \(revision) of the household's config, older than the config stored now (revision \(stored)); it was issued before the config changed — ask the parent for a new code")
+        }
+        let sameIssuer = last.issuer == issuer
+        if let previous = identity.lastByIssuer[issuer.id.hex] ?? (sameIssuer ? last.issuedMs : nil),
+           envelope.issuedMs <= previous {
+            throw LommeError.refused(.rollback,
+                "this code was issued \(stamp(envelope.issuedMs)), \(envelope.issuedMs < previous ? "before" : "at the same moment as") the last code this device took from its issuer (issued \(stamp(previous))); refusing to roll back — ask for a new code")
+        }
+        let byRevision = content.extensions.revision != nil && last.revision != nil
+        if !sameIssuer && !byRevision && envelope.issuedMs <= last.issuedMs {
+            // Strictly newer only: `issue` gives each code of an issuer a later millisecond
+            // than the last, so an equal time is an older code of another issuer, or a replay.
+            throw LommeError.refused(.rollback,
+                "this code was issued \(stamp(envelope.issuedMs)), \(envelope.issuedMs < last.issuedMs ? "before" : "at the same moment as") the config stored now (issued \(stamp(last.issuedMs))); refusing to roll back — ask for a new code")
+        }
+    }
+
     /// True when `change` brought a vouch that no longer names `storedIssuer`, the issuer
     /// of the config stored now.
     static func revokes(_ storedIssuer: IssuerKey?, _ change: HouseholdChange, _ after: HouseholdPin?) -> Bool {
@@ -163,12 +183,19 @@ package struct SealedImport: Sendable {
         }
         identity.household = household
         identity.lastEnvelope = DeviceIdentity.ImportedCode(id: envelope.id, issuedMs: envelope.issuedMs, issuer: content.issuerKey,
-                                                            credential: content.extensions.credential)
+                                                            credential: content.extensions.credential, revision: content.extensions.revision)
+        identity.lastByIssuer[content.issuerKey.id.hex] = envelope.issuedMs
+        // The household's parents are few (at most 8 a vouch names): keep the newest entries.
+        while identity.lastByIssuer.count > 16, let oldest = identity.lastByIssuer.min(by: { $0.value < $1.value }) {
+            identity.lastByIssuer[oldest.key] = nil
+        }
     }
 
     /// Lines for the person importing: who issued it and until when it is valid.
     package func summaryLines(now: Int64) -> [String] {
-        let print = content.issuerFingerprint
+        // The issuer's name travels in the code (tag 7): the parent's machine, as the
+        // household names it; text from the code, escaped where it is shown.
+        let print = content.issuerFingerprint + (content.extensions.issuerName.map { " (\($0)'s machine)" } ?? "")
         var lines = ["Sealed to this device; issued \(Instant(seconds: envelope.issued).text), \(envelope.expiry(now: now))."]
         switch issuer {
         case .firstUse:
@@ -179,6 +206,8 @@ package struct SealedImport: Sendable {
             lines.append("Issuer \(print) (pinned).")
         case .replacing(let old):
             lines.append("Issuer \(print) REPLACES the pinned issuer \(old.fingerprint) (--trust-new-issuer).")
+        case .vouched(let old) where household?.vouch.names(old) == true:
+            lines.append("Issuer \(print): another parent's machine of this household; the household key \(household?.fingerprint ?? "?") vouches for it, so it is taken without a question.")
         case .vouched(let old):
             let vouch = household.map { " (its vouch of \($0.vouch.signed.text))" } ?? ""
             let gone = household?.vouch.names(old) == false ? ", a machine the household no longer trusts" : ""

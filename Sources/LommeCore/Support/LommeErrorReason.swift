@@ -9,7 +9,7 @@ extension LommeError {
         case codeForAnotherDevice, codeUnopenable, codeTampered, codeExpired, codeFromTheFuture, codeMalformed
         case issuerNotExpected, issuerNotPinned, issuerNotVouched, issuerRevoked
         case householdStatementsBroken, householdForeign, vouchConflict, vouchEmpty
-        case rollback, replayOverOtherConfig, plainOverPinned
+        case rollback, olderRevision, replayOverOtherConfig, plainOverPinned
 
         // A receipt (docs/CODES.md, "Receipt").
         case receiptNotOne, receiptNewerFormat, receiptDamaged, receiptNothingToName
@@ -23,6 +23,13 @@ extension LommeError {
         // The household and its record.
         case childNameInvalid, childNameLikeKey, childFieldReserved, childFieldSecret, childFieldMalformed
         case noSuchChild, childNameTaken, childKeyTaken, childKeyOwn, childChangedMeanwhile, childRemovedMeanwhile
+
+        // Two parents: the parent key, household files, the journal (docs/SYNC.md).
+        case parentKeyTypo, parentKeyNotOne, parentNameTaken, parentKeyTaken, parentUnknown, parentIsThisMachine, parentsTooMany
+        case householdNone, householdFileDamaged, householdFileNewer, householdFileNotForUs, householdFileTampered
+        case householdFileForeign, handOverNotForUs, handOverIntoOtherHousehold, notJoining
+        case journalRolledBack, journalForked, journalWriterNotVouched, journalWriterRemoved, journalOwn, syncFolderUnusable
+        case configConflict
 
         // What a command needs before it can start.
         case noVault, noConfig, noTerminalToConfirm, passphraseNeeded

@@ -1,6 +1,7 @@
 /// Where the stored config came from, kept in the vault's contents as
-/// `"source": {"kind": "sealed", "issuer": HEX}` or `{"kind": "plain"}`. A vault written
-/// before this was recorded has no `source`; `status` says so.
+/// `"source": {"kind": "sealed", "issuer": HEX}`, `{"kind": "plain"}`, `{"kind": "local"}`
+/// or `{"kind": "parent", "issuer": HEX}`. A vault written before this was recorded has no
+/// `source`; `status` says so.
 package enum ConfigSource: Sendable, Equatable {
     /// A sealed code, signed by this Ed25519 issuer key.
     case sealed(issuer: IssuerKey)
@@ -8,12 +9,15 @@ package enum ConfigSource: Sendable, Equatable {
     case plain
     /// Changed on this machine with `lomme-vault set` after it was stored.
     case local
+    /// Another parent's machine of the household (a hand-over or its journal): the
+    /// revision it made, its issuer key.
+    case parent(issuer: IssuerKey)
 
     static let key = "source"
 
     /// The kinds' names in the vault and in `status --json`, each written here only.
     private enum Kind: String {
-        case sealed, plain, local
+        case sealed, plain, local, parent
     }
 
     private var kind: Kind {
@@ -21,6 +25,7 @@ package enum ConfigSource: Sendable, Equatable {
         case .sealed: .sealed
         case .plain: .plain
         case .local: .local
+        case .parent: .parent
         }
     }
 
@@ -30,11 +35,11 @@ package enum ConfigSource: Sendable, Equatable {
             self = .plain
         case .local?:
             self = .local
-        case .sealed?:
+        case let kind? where kind == .sealed || kind == .parent:
             guard let key = json["issuer"]?.stringValue.flatMap(IssuerKey.init(hex:)) else {
                 return nil
             }
-            self = .sealed(issuer: key)
+            self = kind == .sealed ? .sealed(issuer: key) : .parent(issuer: key)
         default:
             return nil
         }
@@ -44,7 +49,10 @@ package enum ConfigSource: Sendable, Equatable {
 
     private func object(issuer text: (IssuerKey) -> String) -> JSON {
         var members = [JSON.Member("kind", .string(kind.rawValue))]
-        if case .sealed(let issuer) = self { members.append(JSON.Member("issuer", .string(text(issuer)))) }
+        switch self {
+        case .sealed(let issuer), .parent(let issuer): members.append(JSON.Member("issuer", .string(text(issuer))))
+        case .plain, .local: break
+        }
         return .object(members)
     }
 
@@ -54,6 +62,7 @@ package enum ConfigSource: Sendable, Equatable {
         case .plain: "a plain code (unauthenticated: anyone who had the QR code could have made it)"
         case .local: "typed on this machine (`lomme-vault set` changed a field of it)"
         case .sealed(let issuer): "sealed by \(issuer.fingerprint)"
+        case .parent(let issuer): "another parent's machine of the household (issuer \(issuer.fingerprint))"
         }
     }
 

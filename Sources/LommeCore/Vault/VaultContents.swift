@@ -36,8 +36,18 @@ package struct VaultContents: Sendable, Equatable {
         unknown = []
     }
 
-    /// Stores `config` from `source`, keeping the one it replaces as `previous`.
+    /// Stores `config` from `source`, keeping the one it replaces as `previous`. On a
+    /// parent's machine with a household key, a config changed here (not taken from another
+    /// parent's machine) takes the next revision and ends a conflict (docs/SYNC.md, "The
+    /// revision").
     package mutating func store(_ config: Config, source: ConfigSource? = nil, now: Instant = .now()) {
+        if household.root != nil, self.config?.json.text != config.json.text || household.revision == nil {
+            if case .parent? = source {} else {
+                household.revision = (household.revision ?? 0) + 1
+                household.configBy = nil
+                household.conflict = []
+            }
+        }
         if let old = self.config {
             previous = Previous(config: old, updated: updated, replaced: now)
         }
