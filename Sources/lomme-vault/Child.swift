@@ -104,6 +104,7 @@ struct ChildCommand: ParsableCommand {
             let context = try vault.prepare()
             let listing = try HouseholdService(context, vault.unlockOptions).list()
             if let warning = listing.warning { Terminal.error(warning) }
+            listing.householdWarnings.forEach { Terminal.error("warning: " + $0) }
             if json {
                 try Terminal.output(JSON.array(listing.children.map(\.json)).text + "\n")
                 return
@@ -113,13 +114,15 @@ struct ChildCommand: ParsableCommand {
                 return
             }
             let names = max(4, listing.children.map(\.child.name.count).max() ?? 0) + 2
+            let lastWidth = 22 + (listing.severalParents ? (listing.children.compactMap { $0.issuedBy.map { $0.count + 4 } }.max() ?? 0) : 0)
             func row(_ cells: [String]) -> String {
-                zip(cells, [names, 21, 15, 22, 11]).map { $0 + String(repeating: " ", count: max($1 - $0.count, 1)) }.joined()
+                zip(cells, [names, 21, 15, lastWidth, 11]).map { $0 + String(repeating: " ", count: max($1 - $0.count, 1)) }.joined()
                     + cells[5]
             }
             var lines = [row(["name", "receiving key", "account", "last handed out", "confirmed", "current"])]
             for entry in listing.children {
-                let last = entry.state.lastHandedOut.map { Instant(seconds: $0.issued).text } ?? "-"
+                var last = entry.state.lastHandedOut.map { Instant(seconds: $0.issued).text } ?? "-"
+                if let by = entry.issuedBy, listing.severalParents { last += " by " + by }
                 let current = entry.state.current ? "yes" : "no: " + ChildState.Reason.wording(entry.state.reasons)
                 lines.append(row([entry.child.name, entry.child.receivingKey.fingerprint,
                                   NorwegianNumbers.formatAccountNumber(entry.child.accountNr), last,

@@ -32,3 +32,29 @@ enum DeviceKeyOutput {
         if advice { Terminal.info(hint) }
     }
 }
+
+/// Prints this machine's parent key (`key --parent`): the receiving and the issuer key in
+/// one text, `lvp1…`, for the other parent's `parent add`, as a QR code and as text.
+enum ParentKeyOutput {
+    static func show(_ key: ParentKey, output: String?, textOnly: Bool, advice: Bool) throws {
+        if textOnly {
+            Terminal.output(key.text + "\n")
+            return
+        }
+        let code = try IssuedCode(payload: key.text.uppercased(), kind: .receivingKey)
+        let (receiving, issuer) = key.fingerprints
+        let hint = """
+            This machine's parent key (receiving key \(receiving), issuer \(issuer)). It is public: show it to \
+            the parent whose machine holds the household and the recovery kit, who runs `lomme-vault parent add NAME \
+            --key-image PHOTO-OF-THIS-CODE` (or `--key \(key.text)`) and compares these fingerprints.
+            """
+        if let output {
+            try FileIO.replace(output, with: code.fileBytes(for: output), mode: code.kind.fileMode)
+            Terminal.info("Wrote the parent key's QR code to \(output).")
+        } else {
+            try TerminalCode.show(code, printedAfter: [key.text, hint], instead: "`lomme-vault key --parent --output key.png` (or `--text`)")
+        }
+        Terminal.output(key.text + "\n")
+        if advice { Terminal.info(hint) }
+    }
+}

@@ -19,6 +19,11 @@ struct Import: ParsableCommand {
             stored and pinned with no question at all, and any other issuer is refused. Once an issuer is pinned, a plain \
             code is refused unless --allow-plain (--yes alone never overrides it).
 
+            A household file — the household handed over by another parent's machine (`lomme-vault \
+            parent add --output FILE` there), or a parent's journal carried by hand (`lomme-vault \
+            sync --output FILE`) — is taken as `lomme-vault sync` takes it (joining the household \
+            is asked on a terminal; --yes skips).
+
             With --camera the code is read live from the webcam (/dev/video0, or --device, \
             which may be a video file): on a terminal a small grey picture shows what the \
             camera sees; the first frame holding a config is used, and the rest is as for a \
@@ -58,6 +63,12 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let context = try vault.prepare()
+        if photos.count == 1, let bytes = try Self.householdFile(photos[0]) {
+            let result = try SyncService(context, vault.unlockOptions).importFile(bytes, name: photos[0], yes: yes)
+            Sync.say(result)
+            if case .nothingNew = result.outcome { Terminal.info("Unchanged: \(photos[0]) was taken already; nothing was written.") }
+            return
+        }
         let found = camera.camera ? try PayloadInput.read(camera: camera) : try PayloadInput.read(photos: photos, stdin: stdin)
         found.notes.forEach(Terminal.info)
         var request = ImportService.Request()
@@ -76,6 +87,18 @@ struct Import: ParsableCommand {
         case .created: Terminal.info("Created the vault and stored the config in \(path).")
         }
         if found.payload.kind == .sealed { try offerReceipt(context) }
+    }
+
+    /// The bytes of `path` when it is a household file (a hand-over or a journal), else nil:
+    /// then it is read as a photo.
+    static func householdFile(_ path: String) throws -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        var head = [UInt8](repeating: 0, count: 5)
+        let count = read(descriptor, &head, head.count)
+        close(descriptor)
+        guard count > 0, HouseholdFile.looksLikeOne(Array(head.prefix(count))) else { return nil }
+        return try ConfigInput.readSmallFile(path, limit: HouseholdFile.maximumLength, what: "household file")
     }
 
     /// After a sealed code: the receipt for the parent, offered on a terminal (not with

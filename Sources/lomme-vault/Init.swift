@@ -40,12 +40,18 @@ struct Init: ParsableCommand {
     @Flag(name: .customLong("restore"), help: "With --parent: a new laptop for the household whose recovery kit is given (--recovery-file, --recovery-image, or typed).")
     var restore = false
 
+    @Flag(name: .customLong("join"), help: "With --parent: a second parent's machine; a vault and keys, no kit and no config: the household is handed over to it by `parent add` on the machine that holds it.")
+    var join = false
+
     @OptionGroup var recovery: RecoveryKeyOptions
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
         if child && parent { throw ValidationError("give --child or --parent, not both") }
-        if (recoveryKit != nil || restore) && !parent { throw ValidationError("\(restore ? "--restore" : "--recovery-kit") goes with --parent") }
+        if (recoveryKit != nil || restore || join) && !parent {
+            throw ValidationError("\(join ? "--join" : restore ? "--restore" : "--recovery-kit") goes with --parent")
+        }
+        if join && (restore || recoveryKit != nil) { throw ValidationError("--join makes no kit and restores none: leave out \(restore ? "--restore" : "--recovery-kit")") }
         if restore && recoveryKit != nil { throw ValidationError("--restore keeps the household's kit: leave out --recovery-kit") }
         if recovery.isGiven && !restore { throw ValidationError("--recovery-file and --recovery-image go with --parent --restore") }
         if let recoveryKit, !["pdf", "png", "svg"].contains(where: { recoveryKit.lowercased().hasSuffix("." + $0) }) {
@@ -56,6 +62,7 @@ struct Init: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         if restore { return try runRestore(context) }
+        if join { return try runJoin(context) }
         // The parent's recovery kit is given before the vault is made: a file, or the
         // terminal with two groups typed back; with neither, no kit (`recovery kit` later).
         var key: RecoveryKey?
@@ -139,6 +146,26 @@ struct Init: ParsableCommand {
         } catch let error as LommeError where error.reason == .standardOutputFailed {
             throw error.with(message: error.message + "; the vault was made: `lomme-vault key` shows its receiving key")
         }
+    }
+
+    /// `init --parent --join`: a vault and keys waiting for the household, and what to do next.
+    func runJoin(_ context: VaultContext) throws {
+        var contents = VaultContents()
+        contents.household.joining = true
+        let made = try Provisioning(context).createVault(contents: contents, source: vault.source, noPrompt: vault.noPrompt,
+                                                         refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file")
+        let key = ParentKey(receiving: made.identity.receiving.publicKey, issuer: made.identity.signing.publicKey)
+        let (receiving, issuer) = key.fingerprints
+        Terminal.info("""
+            Created the vault \(context.store.path) (\(made.limits); \(formatSeconds(made.seconds)) to unlock here), for a \
+            second parent's machine: no recovery kit and no config yet. This machine's parent key has the receiving key \
+            \(receiving) and the issuer \(issuer).
+            Next:
+              1. show this machine's parent key to the parent whose machine holds the household: `lomme-vault key --parent` (a QR code), or the text below
+              2. there: `lomme-vault parent add NAME --key KEY` (or `--key-image PHOTO`), with the recovery kit; it hands the household over as a file (--output FILE), a QR code, or into the sync folder
+              3. here: `lomme-vault import FILE` (or a photo of that code), or `lomme-vault sync DIR`; then this machine issues codes the children take without a question
+            """)
+        Terminal.output(key.text + "\n")
     }
 
     /// --child, --parent, or the answer on a terminal (no terminal, or --no-prompt: no).

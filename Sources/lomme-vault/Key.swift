@@ -15,6 +15,11 @@ struct Key: ParsableCommand {
 
             --issuer prints the issuer fingerprint instead: the key this machine signs sealed codes \
             with, which a child's machine shows when it imports one of them for the first time.
+
+            --parent prints the parent key instead (`lvp1…`: the receiving and the issuer key in \
+            one text, checksummed), for a second parent's machine to be added to the household \
+            with `lomme-vault parent add NAME --key lvp1…` (or a photo of its QR code) on the \
+            machine that holds the household.
             """
     )
 
@@ -27,10 +32,13 @@ struct Key: ParsableCommand {
     @Flag(name: .long, help: "Print this machine's issuer fingerprint (what a child compares on import) instead of the receiving key.")
     var issuer = false
 
+    @Flag(name: .long, help: "Print this machine's parent key (lvp1…, for `parent add` on the other parent's machine) instead of the receiving key.")
+    var parent = false
+
     @OptionGroup var vault: VaultOptions
 
     func validate() throws {
-        if issuer && (text || output != nil) { throw ValidationError("--issuer prints a fingerprint only; leave out --text and --output") }
+        if issuer && (text || output != nil || parent) { throw ValidationError("--issuer prints a fingerprint only; leave out --text, --output and --parent") }
         if let output, !output.lowercased().hasSuffix(".png"), !output.lowercased().hasSuffix(".svg") {
             throw ValidationError("--output must end in .png or .svg")
         }
@@ -39,6 +47,16 @@ struct Key: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         let header = try Provisioning(context).publicKeys()
+        if parent {
+            let key: ParentKey
+            if let receiving = header?.receiving, let issuerKey = header?.issuer {
+                key = ParentKey(receiving: receiving, issuer: issuerKey)
+            } else {
+                let identity = try Provisioning(context).deviceIdentity(vault.unlockOptions).identity
+                key = ParentKey(receiving: identity.receiving.publicKey, issuer: identity.signing.publicKey)
+            }
+            return try ParentKeyOutput.show(key, output: output, textOnly: text, advice: Terminal.isTerminal(STDERR_FILENO))
+        }
         if issuer, let key = header?.issuer {
             return try showIssuer(key.fingerprint)
         }

@@ -35,7 +35,7 @@ struct LommeVaultCommand: ParsableCommand {
         version: LommeVersion.string,
         subcommands: [
             Init.self, Issue.self, Import.self, Scan.self, Get.self, Exec.self, SetCommand.self, UnsetCommand.self, ChildCommand.self,
-            ReceiptCommand.self, RecoveryCommand.self, Unlock.self, Lock.self,
+            ReceiptCommand.self, RecoveryCommand.self, ParentCommand.self, Sync.self, Unlock.self, Lock.self,
             Status.self, Passwd.self, Export.self, Key.self, Token.self, Enroll.self, Slots.self, Unenroll.self,
         ]
     )

@@ -15,7 +15,11 @@ struct Status: ParsableCommand {
     func run() throws {
         let report = try StatusService(try vault.prepare()).run()
         if let warning = report.warning { Terminal.error(warning) }
-        try Terminal.output(json ? report.json.text + "\n" : report.lines.map(TerminalText.line).joined(separator: "\n") + "\n")
+        report.householdWarnings.forEach { Terminal.error("warning: " + $0) }
+        try Terminal.output(json ? report.json.text + "
+" : report.lines.map(TerminalText.line).joined(separator: "
+") + "
+")
         if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
     }
 }

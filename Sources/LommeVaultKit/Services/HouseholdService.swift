@@ -53,11 +53,13 @@ package struct HouseholdService {
         }
         let opened = try open()
         try checkNew(request.name, request.key, in: opened.contents)
-        let child = Child(name: request.name, receivingKey: request.key, accountNr: account, fields: fields, added: .now())
+        var child = Child(name: request.name, receivingKey: request.key, accountNr: account, fields: fields, added: .now())
         try confirm(["Child \(child.name):"] + Self.lines(child), question: "Is \(request.key.fingerprint) the fingerprint \(child.name)'s device shows (`lomme-vault key`)? Add \(child.name)?",
                     yes: request.yes, declined: "not added; nothing changed")
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             try checkNew(request.name, request.key, in: contents)  // again, under the write lock
+            child.version = contents.household.childVersion(child.name) + 1
+            contents.household.gone.removeAll { $0.name.lowercased() == child.name.lowercased() }
             contents.household.children.append(child)
         }
         return child
@@ -104,6 +106,8 @@ package struct HouseholdService {
     package struct Listed: Sendable {
         package var child: Child
         package var state: ChildState
+        /// The parent's machine that issued the last handed-out code (several parents).
+        package var issuedBy: String? = nil
 
         package var json: JSON {
             let last = state.lastHandedOut
@@ -120,6 +124,7 @@ package struct HouseholdService {
                 JSON.Member("confirmed", .bool(state.confirmed)),
                 JSON.Member("confirmedAt", time(last?.confirmed)),
                 JSON.Member("pending", time(state.pending?.issued)),
+                JSON.Member("issuedBy", issuedBy.map(JSON.string) ?? .null),
             ])
         }
     }
@@ -127,6 +132,10 @@ package struct HouseholdService {
     package struct Listing: Sendable {
         package var children: [Listed]
         package var warning: String?
+        /// A parent's machine not heard from for a while, a config made two ways.
+        package var householdWarnings: [String] = []
+        /// The household has several parents' machines: `issuedBy` says whose code.
+        package var severalParents = false
     }
 
     /// `child list`.
@@ -134,10 +143,14 @@ package struct HouseholdService {
         let contents = try open().contents
         let household = contents.household
         let index = Household.RecordIndex(household.issued)
+        let me = contents.identity?.issuerID
         let listed = household.children.map { child in
-            Listed(child: child, state: household.state(of: child, config: contents.config, index: index))
+            let state = household.state(of: child, config: contents.config, index: index)
+            return Listed(child: child, state: state,
+                          issuedBy: household.parents.isEmpty ? nil : state.lastHandedOut.map { household.machineName($0.by, me: me) })
         }
-        return Listing(children: listed, warning: SecretExpiry.warning(contents.config, now: Int64(time(nil)), for: .parent))
+        return Listing(children: listed, warning: SecretExpiry.warning(contents.config, now: Int64(time(nil)), for: .parent),
+                       householdWarnings: household.parentWarnings(now: .now(), me: me), severalParents: !household.parents.isEmpty)
     }
 
     /// `child rekey`: the child has a new device. Their next code goes to the new key.
@@ -161,6 +174,8 @@ package struct HouseholdService {
             }
             try checkRekey(child, to: key, in: contents)
             contents.household.children[index].receivingKey = key
+            contents.household.children[index].version = contents.household.childVersion(child.name) + 1
+            contents.household.children[index].by = nil
             updated = contents.household.children[index]
         }
         return (updated, true)
@@ -187,7 +202,12 @@ package struct HouseholdService {
             guard contents.household.child(named: name) != nil else {
                 throw LommeError(.notFound, .childRemovedMeanwhile, "\(child.name) was removed meanwhile; nothing changed")
             }
+            let version = contents.household.childVersion(name) + 1
             contents.household.children.removeAll { $0.matches(name) }
+            // Several parents' machines: the removal is kept, so it reaches the others (docs/SYNC.md).
+            if !contents.household.parents.isEmpty, let me = contents.identity?.issuerID {
+                contents.household.gone.append(ChildTombstone(name: child.name, version: version, by: me))
+            }
         }
         return child
     }

@@ -74,7 +74,7 @@ package struct IssueService {
             let opened = try openForSealing(request.unlock)
             let (key, child) = try resolve(request.recipient, in: opened.contents.household)
             let config = try config(for: child, request, opened: opened)
-            return try seal(config, to: key, child: child, lifetime: request.lifetime, opened: opened, nowMs: nowMs)
+            return try seal(config, to: key, child: child, stored: request.from == nil, lifetime: request.lifetime, opened: opened, nowMs: nowMs)
         }
         if request.from == nil, context.store.exists {
             let opened = try Session.open(context, request.unlock)
@@ -143,6 +143,11 @@ package struct IssueService {
     func config(for child: Child?, _ request: Request, opened: OpenedVault) throws(LommeError) -> Config {
         let base: Config
         if request.from == nil, let stored = opened.contents.config {
+            // Two parents' machines that changed the config two ways between syncs: the
+            // children get neither until one of them sets it again.
+            if let conflict = opened.contents.household.conflictMessage(me: opened.contents.identity?.issuerID) {
+                throw LommeError.failure(.configConflict, conflict)
+            }
             base = stored
         } else {
             base = try readConfig(request)
@@ -158,7 +163,7 @@ package struct IssueService {
     /// Seals `config` to `key` and records it (not handed out), in one write of the vault.
     /// A child's code is sealed only if the child is still there with that key, checked
     /// under the write lock (a `child remove` or `rekey` meanwhile stops it).
-    func seal(_ config: Config, to key: ReceivingKey, child: Child?, lifetime: Int64, opened: OpenedVault,
+    func seal(_ config: Config, to key: ReceivingKey, child: Child?, stored: Bool, lifetime: Int64, opened: OpenedVault,
               nowMs: Int64) throws(LommeError) -> Issued {
         var result: Issued?
         let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
@@ -171,14 +176,17 @@ package struct IssueService {
             let issuedMs = max(nowMs, (identity.lastIssuedMs ?? -1) + 1)
             let credential = contents.household.credentialFingerprint(of: config)
             let carried = contents.household.carried(by: config)
+            let extensions = Self.extensions(credential: credential, household: contents.household, stored: stored, me: identity.issuerID)
             let payload = try Envelope.seal(config, to: key, issuer: identity.signing, issuedMs: issuedMs, lifetime: lifetime,
-                                            extensions: Self.extensions(credential: credential, root: contents.household.root))
+                                            extensions: extensions)
             identity.lastIssuedMs = issuedMs
             contents.identity = identity
             let id = Sodium.hex(try Envelope(text: payload).id)
             let issued = issuedMs / 1000, expires = (issuedMs + lifetime * 1000) / 1000
-            contents.household.record(IssueRecord(child: child?.name, recipient: key.fingerprint, id: id, issued: issued, expires: expires,
-                                                  credential: credential, carried: carried, handedOut: .no), now: nowMs / 1000)
+            var record = IssueRecord(child: child?.name, recipient: key.fingerprint, id: id, issued: issued, expires: expires,
+                                     credential: credential, carried: carried, handedOut: .no)
+            record.revision = extensions.revision
+            contents.household.record(record, now: nowMs / 1000)
             result = Issued(payload: payload, config: config, issuer: identity.signing, recipient: key, child: child?.name,
                             issued: issued, expires: expires, recordId: id)
         }
@@ -187,10 +195,14 @@ package struct IssueService {
     }
 
     /// What a sealed code of this vault carries besides the config: the credential
-    /// fingerprint, and with a recovery kit the household key, its newest vouch and the
-    /// chain of rotations to it.
-    static func extensions(credential: String, root: HouseholdRoot?) -> SealedExtensions {
-        SealedExtensions(credential: Sodium.unhex(credential), household: root?.publicKey, vouch: root?.vouch, rotations: root?.rotations ?? [])
+    /// fingerprint; with a recovery kit the household key, its newest vouch and the chain
+    /// of rotations to it; for the stored config its revision (`stored`), and in a household
+    /// of several parents' machines the name of this one (`me`).
+    static func extensions(credential: String, household: Household, stored: Bool, me: IssuerID?) -> SealedExtensions {
+        let root = household.root
+        return SealedExtensions(credential: Sodium.unhex(credential), household: root?.publicKey, vouch: root?.vouch,
+                                rotations: root?.rotations ?? [], revision: stored ? household.revision : nil,
+                                issuerName: household.parents.first { $0.id == me }?.name)
     }
 
 
@@ -218,6 +230,8 @@ package struct IssueService {
         package var items: [Item]
         var opened: OpenedVault
         let lifetime: Int64
+        /// The codes carry the stored config (no --from), and so its revision.
+        let stored: Bool
     }
 
     package func planAll(_ request: Request, nowMs: Int64) throws(LommeError) -> Plan {
@@ -244,17 +258,18 @@ package struct IssueService {
             let reason = state.current ? "current, last code \(Instant(seconds: state.lastHandedOut!.issued).text)"
                 : ChildState.Reason.wording(state.reasons)
             let trial = try Envelope.seal(config, to: child.receivingKey, issuer: stranger, issuedMs: nowMs, lifetime: request.lifetime,
-                                          extensions: Self.extensions(credential: String(repeating: "0", count: 32), root: household.root))
+                                          extensions: Self.extensions(credential: String(repeating: "0", count: 32), household: household,
+                                                                      stored: request.from == nil, me: opened.contents.identity?.issuerID))
             items.append(Plan.Item(child: child, config: config, reason: reason, trial: trial))
         }
-        return Plan(items: items, opened: opened, lifetime: request.lifetime)
+        return Plan(items: items, opened: opened, lifetime: request.lifetime, stored: request.from == nil)
     }
 
     /// Issues and records one planned code (each in its own write, so a run stopped midway
     /// keeps the record of every code made before).
     package func issue(_ item: Plan.Item, of plan: inout Plan, nowMs: Int64) throws(LommeError) -> Issued {
-        let issued = try seal(item.config, to: item.child.receivingKey, child: item.child, lifetime: plan.lifetime, opened: plan.opened,
-                              nowMs: nowMs)
+        let issued = try seal(item.config, to: item.child.receivingKey, child: item.child, stored: plan.stored, lifetime: plan.lifetime,
+                              opened: plan.opened, nowMs: nowMs)
         plan.opened = issued.opened ?? plan.opened
         return issued
     }

@@ -37,6 +37,11 @@ package struct VaultStatus: Sendable {
     package var issued: (seconds: Int64, issuer: String)?
     /// The secret-expiry warning (stderr).
     package var warning: String?
+    /// A parent's machine not heard from for 14 days, a config made two ways (stderr).
+    package var householdWarnings: [String] = []
+    /// The household's parents' machines (several parents): name, issuer, this machine, last heard.
+    package var parents: [(name: String, issuer: String, thisMachine: Bool, heard: Instant?)] = []
+    package var configConflict = false
 
     package static func read(_ context: VaultContext) throws(LommeError) -> VaultStatus {
         let store = context.store
@@ -89,6 +94,12 @@ package struct VaultStatus: Sendable {
                                    household.children.filter { !household.state(of: $0, config: contents.config, index: index).current }.count)
             }
             status.warning = contents.secretWarning(now: Int64(time(nil)))
+            let me = contents.identity?.issuerID
+            status.householdWarnings = household.parentWarnings(now: .now(), me: me)
+            status.configConflict = !household.conflict.isEmpty
+            status.parents = household.parents.filter { !$0.removed }.map {
+                ($0.name, $0.key.issuer.fingerprint, $0.id == me, household.sync?.heard[$0.id.hex])
+            }
         }
         return status
     }
@@ -148,6 +159,10 @@ package struct VaultStatus: Sendable {
         } else {
             out.append(row("receiving key", "(unlock to see the receiving key and issuer fingerprints)"))
         }
+        if !parents.isEmpty {
+            out.append(row("parents", parents.map { "\($0.name) (\($0.thisMachine ? "this machine" : $0.heard.map { "heard from \($0.text)" } ?? "not heard from yet"))" }
+                .joined(separator: ", ") + " (`lomme-vault parent list`)"))
+        }
         if !slots.isEmpty {
             out.append(row("slots", slots.map { "\($0.id) \($0.kind) (\($0.details))" }.joined(separator: "; ") + " (`lomme-vault slots`)"))
         }
@@ -183,6 +198,13 @@ package struct VaultStatus: Sendable {
         if let signingKey { members.append(JSON.Member("issuer", .string(signingKey))) }
         if let pinnedIssuer { members.append(JSON.Member("pinnedIssuer", .string(pinnedIssuer))) }
         if let household { members.append(JSON.Member("household", .string(household.fingerprint))) }
+        if !parents.isEmpty {
+            members.append(JSON.Member("parents", .array(parents.map { parent in
+                .object([JSON.Member("name", .string(parent.name)), JSON.Member("issuer", .string(parent.issuer)),
+                         JSON.Member("thisMachine", .bool(parent.thisMachine)), JSON.Member("lastHeard", parent.heard.map { .string($0.text) } ?? .null)])
+            })))
+            members.append(JSON.Member("configConflict", .bool(configConflict)))
+        }
         if !slots.isEmpty { members.append(JSON.Member("slots", .array(slots.map(\.json)))) }
         return .object(members)
     }
