@@ -38,7 +38,7 @@ enum DeviceKeyOutput {
 enum ParentKeyOutput {
     static func show(_ key: ParentKey, output: String?, textOnly: Bool, advice: Bool) throws {
         if textOnly {
-            Terminal.output(key.text + "\n")
+            try Terminal.output(key.text + "\n")
             return
         }
         let code = try IssuedCode(payload: key.text.uppercased(), kind: .receivingKey)
@@ -54,7 +54,7 @@ enum ParentKeyOutput {
         } else {
             try TerminalCode.show(code, printedAfter: [key.text, hint], instead: "`lomme-vault key --parent --output key.png` (or `--text`)")
         }
-        Terminal.output(key.text + "\n")
+        try Terminal.output(key.text + "\n")
         if advice { Terminal.info(hint) }
     }
 }

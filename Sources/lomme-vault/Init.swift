@@ -165,7 +165,7 @@ struct Init: ParsableCommand {
               2. there: `lomme-vault parent add NAME --key KEY` (or `--key-image PHOTO`), with the recovery kit; it hands the household over as a file (--output FILE), a QR code, or into the sync folder
               3. here: `lomme-vault import FILE` (or a photo of that code), or `lomme-vault sync DIR`; then this machine issues codes the children take without a question
             """)
-        Terminal.output(key.text + "\n")
+        try Self.madeAnyway { try Terminal.output(key.text + "\n") }
     }
 
     /// --child, --parent, or the answer on a terminal (no terminal, or --no-prompt: no).

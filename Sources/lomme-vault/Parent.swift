@@ -138,7 +138,7 @@ struct ParentCommand: ParsableCommand {
                         JSON.Member("removed", .bool(entry.parent.removed)),
                     ])
                 }
-                Terminal.output(JSON.array(items).text + "\n")
+                try Terminal.output(JSON.array(items).text + "\n")
                 return
             }
             guard !listed.isEmpty else {
@@ -149,7 +149,7 @@ struct ParentCommand: ParsableCommand {
             for entry in listed {
                 let heard = entry.thisMachine ? "this machine" : entry.heard.map { "last heard from \($0.text)" } ?? "not heard from yet"
                 let removed = entry.parent.removed ? ", removed" : ""
-                Terminal.output(JSON.printable(entry.parent.name).padding(toLength: width) + "  " + entry.parent.key.issuer.fingerprint + "  " + heard + removed + "\n")
+                try Terminal.output(JSON.printable(entry.parent.name).padding(toLength: width) + "  " + entry.parent.key.issuer.fingerprint + "  " + heard + removed + "\n")
             }
         }
     }
