@@ -83,7 +83,11 @@ package struct SyncService {
         let folder = try SyncFolder(absolute(path))
         var report = Report(folder: folder.path)
         var files: [(String, [UInt8])] = []
-        for (name, _) in try folder.entries() {
+        let mine = opened.contents.identity.map { SyncFolder.stem($0.signing.publicKey) }
+        for (name, entry) in try folder.entries() {
+            // A hand-over to another machine (this one's to a parent it added, or one
+            // parent's to a third) is that machine's to read: left alone, as other files are.
+            if case .handOver(_, let to) = entry, to != mine { continue }
             do throws(LommeError) { files.append((name, try folder.read(name, limit: HouseholdFile.maximumLength))) } catch {
                 report.files.append(FileResult(name: name, writer: nil, outcome: .refused(error)))
             }
