@@ -149,6 +149,11 @@ package struct SyncService {
     /// handed over): taken as `sync` takes a folder's file.
     package func importFile(_ bytes: [UInt8], name: String, yes: Bool) throws(LommeError) -> FileResult {
         let opened = try open()
+        // A journal taken before (the same file again) changes nothing: the vault is not written.
+        if let identity = opened.contents.identity, let one = try? read(name, bytes, identity: identity), one.journal != nil,
+           case .nothingNew = Self.weigh(one, against: opened.contents, read: [one], me: identity.issuerID) {
+            return FileResult(name: name, writer: opened.contents.household.machineName(Vouch.id(of: one.writer), me: identity.issuerID), outcome: .nothingNew)
+        }
         let (_, results) = try take([(name, bytes)], into: opened, folder: nil, yes: yes)
         guard let result = results.first else { throw LommeError.failure("nothing was read from \(name)") }
         if case .refused(let error) = result.outcome { throw error.with(message: "\(name): \(error.message)") }
