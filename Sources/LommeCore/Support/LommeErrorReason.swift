@@ -13,7 +13,7 @@ extension LommeError {
 
         // A receipt (docs/CODES.md, "Receipt").
         case receiptNotOne, receiptNewerFormat, receiptDamaged, receiptNothingToName
-        case receiptUnknownCode, receiptNoChild, receiptWrongDevice, receiptWrongCredential, receiptOlderCode
+        case receiptUnknownCode, receiptNoChild, receiptWrongDevice, receiptWrongCredential, receiptOlderCode, receiptOtherParent
 
         // The recovery key and kit (docs/CODES.md, "The recovery kit").
         case recoveryKeyLength, recoveryKeyCharacter, recoveryKeyTypo, recoveryKeyVersion, recoveryKitHistory

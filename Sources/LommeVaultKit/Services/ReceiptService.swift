@@ -74,6 +74,11 @@ package struct ReceiptService {
         guard let identity = contents.identity, let (position, record) = household.record(id: receipt.codeIdHex) else {
             throw LommeError.refused(.receiptUnknownCode, "this receipt names a code this vault did not issue (another household's, or one no longer in the record); nothing changed")
         }
+        // A code another parent's machine issued (its record came by sync): only that machine's
+        // issuer key opens the receipt, and its confirmation comes back here by sync.
+        if let by = record.by, by != identity.issuerID {
+            throw LommeError.refused(.receiptOtherParent, "this receipt is for a code \(household.machineName(by, me: identity.issuerID)) issued, not this machine; confirm it there (`lomme-vault child confirm PHOTO`), and `lomme-vault sync` brings the confirmation here; nothing changed")
+        }
         guard let child = household.children.first(where: { $0.receivingKey.fingerprint == record.recipient }) else {
             throw LommeError.refused(.receiptNoChild, "this receipt names a code sealed to \(record.recipient), which is no child's receiving key now\(record.child.map { " (it was \($0)'s)" } ?? ""); nothing changed")
         }
