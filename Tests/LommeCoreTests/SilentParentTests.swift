@@ -8,11 +8,11 @@ import Testing
 /// removed one; and the config made two ways is said too, naming both machines.
 @Suite("A parent's machine not heard from")
 struct SilentParentTests {
-    static let me = SigningKeyPair.generate(), far = SigningKeyPair.generate(), gone = SigningKeyPair.generate()
+    static let me = IssuerKeyPair.generate(), far = IssuerKeyPair.generate(), gone = IssuerKeyPair.generate()
 
-    static func parent(_ name: String, _ issuer: SigningKeyPair, added: String) -> Parent {
-        let key = ParentKey(receiving: ReceivingKeyPair.generate().publicKey, issuer: issuer.publicKey)!
-        return Parent(name: name, key: key, added: added, version: 1, by: Vouch.id(of: me.publicKey))
+    static func parent(_ name: String, _ issuer: IssuerKeyPair, added: String) -> Parent {
+        let key = ParentKey(receiving: ReceivingKeyPair.generate().publicKey, issuer: issuer.publicKey)
+        return Parent(name: name, key: key, added: Instant(text: added)!, version: 1, by: me.publicKey.id)
     }
 
     /// mor (this machine) and far, both added on 1 March, far last heard from `heard`.
@@ -21,19 +21,19 @@ struct SilentParentTests {
         household.parents = [parent("mor", me, added: "2026-03-01T08:00:00Z"), parent("far", far, added: "2026-03-01T08:00:00Z")]
         if let heard {
             var sync = SyncState()
-            sync.heard[Sodium.hex(Vouch.id(of: far.publicKey))] = heard
+            sync.heard[far.publicKey.id.hex] = Instant(text: heard)!
             household.sync = sync
         }
         return household
     }
 
     /// The start of a day (UTC), in Unix seconds, plus `hours`.
-    static func day(_ text: String, hours: Int64 = 0) throws -> Int64 {
-        try #require(SecretExpiry.start(of: text)) + hours * 3600
+    static func day(_ text: String, hours: Int64 = 0) throws -> Instant {
+        Instant(seconds: try #require(SecretExpiry.start(of: text)) + hours * 3600)
     }
 
     @Test func aMachineHeardFromFourteenDaysAgoIsWarnedOfNotThirteen() throws {
-        let id = Vouch.id(of: Self.me.publicKey)
+        let id = Self.me.publicKey.id
         let household = Self.household(heard: "2026-04-01T23:59:00Z")
         // 13 days and most of a day later: not yet.
         #expect(household.silentParents(now: try Self.day("2026-04-14", hours: 23), me: id).isEmpty)
@@ -51,7 +51,7 @@ struct SilentParentTests {
     }
 
     @Test func neverHeardFromCountsFromItsAddingAndThisMachineIsNeverSilent() throws {
-        let id = Vouch.id(of: Self.me.publicKey)
+        let id = Self.me.publicKey.id
         let household = Self.household(heard: nil)
         // Added 1 March, never heard from: silent from 15 March; mor (this machine, no
         // journal of its own is ever "heard") never is.
@@ -63,7 +63,7 @@ struct SilentParentTests {
     }
 
     @Test func aRemovedMachineIsNotWarnedOf() throws {
-        let id = Vouch.id(of: Self.me.publicKey)
+        let id = Self.me.publicKey.id
         var household = Self.household(heard: "2026-03-02T10:00:00Z")
         household.parents[1].removed = true
         household.parents.append(Self.parent("old", Self.gone, added: "2026-01-01T00:00:00Z"))

@@ -15,7 +15,7 @@ import Testing
 struct ChildTakesEitherParentTests {
     @Test func theSecondParentsCodeIsTakenWithoutAQuestionNamingItsMachine() throws {
         let home = try TwoParents()
-        let farIssuer = Fingerprint.of(try ParentKey(text: try home.parentKey(home.far)).issuer)
+        let farIssuer = try ParentKey(text: try home.parentKey(home.far)).issuer.fingerprint
         let taken = home.take(try home.issue(from: home.far, "from-far.png"))
         #expect(taken.status == 0, "\(taken.stderr)")
         #expect(!taken.stderr.contains("--trust-new-issuer") && !taken.stderr.contains("first sealed code"), "\(taken.stderr)")

@@ -109,7 +109,7 @@ struct SecondParentTests {
         try #require(added.status == 0, "\(added.stderr)")
         // Both of far's fingerprints are the ones its key shows.
         let farKey = try ParentKey(text: key)
-        #expect(added.stderr.contains(Fingerprint.of(farKey.issuer)), "\(added.stderr)")
+        #expect(added.stderr.contains(farKey.issuer.fingerprint), "\(added.stderr)")
         #expect(added.stderr.contains("written to \(handOver)"), "\(added.stderr)")
 
         let imported = far.run(["import", handOver, "--yes"])
@@ -123,7 +123,7 @@ struct SecondParentTests {
 
         // parent list on both: names, issuer fingerprints, this machine, last heard from.
         let morIssuer = mor.run(["key", "--issuer"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
-        let farIssuer = Fingerprint.of(farKey.issuer)
+        let farIssuer = farKey.issuer.fingerprint
         for (machine, me) in [(mor, "mor"), (far, "far")] {
             let listed = try home.parents(machine)
             #expect(Set(listed.keys) == ["mor", "far"], "\(listed)")

@@ -250,7 +250,8 @@ extension Household {
         parents.compactMap { parent -> (Parent, Int64)? in
             guard !parent.removed, parent.id != me else { return nil }
             let since = sync?.heard[parent.id.hex] ?? parent.added
-            let days = (now.seconds - since.seconds) / 86_400
+            // Counted in whole days (UTC), from the day of its last journal.
+            let days = now.seconds / 86_400 - since.seconds / 86_400
             return days >= Household.silenceDays ? (parent, days) : nil
         }
     }

@@ -152,7 +152,7 @@ package struct SyncService {
         // A journal taken before (the same file again) changes nothing: the vault is not written.
         if let identity = opened.contents.identity, let one = try? read(name, bytes, identity: identity), one.journal != nil,
            case .nothingNew = Self.weigh(one, against: opened.contents, read: [one], me: identity.issuerID) {
-            return FileResult(name: name, writer: opened.contents.household.machineName(Vouch.id(of: one.writer), me: identity.issuerID), outcome: .nothingNew)
+            return FileResult(name: name, writer: opened.contents.household.machineName(one.writer.id, me: identity.issuerID), outcome: .nothingNew)
         }
         let (_, results) = try take([(name, bytes)], into: opened, folder: nil, yes: yes)
         guard let result = results.first else { throw LommeError.failure("nothing was read from \(name)") }
