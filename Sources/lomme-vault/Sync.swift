@@ -75,6 +75,8 @@ struct Sync: ParsableCommand {
             Terminal.info("\(file.name)\(who): " + (changes.isEmpty ? "nothing new" : "took " + changes.joined(separator: ", ")))
         case .refused(let error):
             Terminal.error("\(file.name): refused: \(error.message)")
+        case .ignored(let error):
+            Terminal.info("\(file.name)\(who): ignored: \(error.message)")
         }
     }
 }

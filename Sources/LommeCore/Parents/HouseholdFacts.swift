@@ -81,6 +81,11 @@ package struct SyncState: Sendable, Equatable {
     package var sequence: UInt64 = 0
     package var seen: [String: Seen] = [:]
     package var heard: [String: Instant] = [:]
+    /// What this machine's last journal said (a digest of its entries and recipients), and
+    /// when it was written: an unchanged journal is written again only once a day, so a
+    /// folder in git does not grow at every sync, and "last heard from" stays true.
+    package var journal: String?
+    package var written: Instant?
 
     package struct Seen: Sendable, Equatable {
         package var sequence: UInt64
@@ -98,6 +103,8 @@ package struct SyncState: Sendable, Equatable {
         guard case .object = json else { return nil }
         folder = json["folder"]?.stringValue
         sequence = json["sequence"]?.uint64Value ?? 0
+        journal = json["journal"]?.stringValue
+        written = json["written"]?.stringValue.flatMap(Instant.init(text:))
         if case .object(let members)? = json["seen"] {
             for member in members {
                 guard let sequence = member.value["sequence"]?.uint64Value, let digest = member.value["digest"]?.stringValue else { return nil }
@@ -116,6 +123,8 @@ package struct SyncState: Sendable, Equatable {
         var members: [JSON.Member] = []
         if let folder { members.append(JSON.Member("folder", .string(folder))) }
         members.append(JSON.Member("sequence", .number(String(sequence))))
+        if let journal { members.append(JSON.Member("journal", .string(journal))) }
+        if let written { members.append(JSON.Member("written", .string(written.text))) }
         members.append(JSON.Member("seen", .object(seen.keys.sorted().map { key in
             JSON.Member(key, .object([JSON.Member("sequence", .number(String(seen[key]!.sequence))),
                                       JSON.Member("digest", .string(seen[key]!.digest))]))
@@ -149,7 +158,7 @@ package struct HouseholdFacts: Sendable, Equatable {
 
     /// The members a journal and a hand-over share. With `stamped`, every entry carries its
     /// `by` (a hand-over); without, none does (a journal: the writer made them all).
-    func members(stamped: Bool) -> [JSON.Member] {
+    package func members(stamped: Bool) -> [JSON.Member] {
         let unstamp = { (member: JSON.Member) in stamped || member.key != "by" }
         func strip(_ json: JSON) -> JSON {
             guard case .object(let members) = json else { return json }

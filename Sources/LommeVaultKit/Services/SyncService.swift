@@ -28,6 +28,9 @@ package struct SyncService {
         /// The household, handed over to this machine: joined.
         case joined(household: String)
         case refused(LommeError)
+        /// A removed parent's machine's journal, written after its removal: ignored from
+        /// then on (said, and not a failure of the sync).
+        case ignored(LommeError)
     }
 
     package struct FileResult: Sendable {
@@ -47,7 +50,12 @@ package struct SyncService {
         package var recipients: [String] = []
         /// Every file lomme-vault reads was refused (and there was at least one).
         package var nothingRead: Bool {
-            let others = files.filter { if case .own = $0.outcome { return false } else { return true } }
+            let others = files.filter {
+                switch $0.outcome {
+                case .own, .ignored: false
+                default: true
+                }
+            }
             return !others.isEmpty && others.allSatisfy { if case .refused = $0.outcome { return true } else { return false } }
         }
     }
@@ -92,10 +100,28 @@ package struct SyncService {
                 report.files.append(FileResult(name: name, writer: nil, outcome: .refused(error)))
             }
         }
-        let (written, results) = try take(files, into: opened, folder: folder.path, yes: yes)
+        let own = try folder.entries().contains { $0.entry == .journal(writer: mine ?? "") }
+        let (written, results, due) = try take(files, into: opened, folder: folder.path, ownJournalPresent: own, yes: yes)
         report.files += results
-        try writeJournal(written, into: folder, report: &report)
+        if due { try writeJournal(written, into: folder, report: &report) }
         return report
+    }
+
+    /// The machines this machine's journal is sealed to: the other parents' machines the
+    /// household key vouches for now (an entry no vouch backs — a co-parent's machine can
+    /// write entries, not vouches — is no recipient).
+    static func recipients(_ contents: VaultContents, me: IssuerID) -> [Parent] {
+        let vouch = contents.household.root?.vouch
+        return contents.household.parents.filter { !$0.removed && $0.id != me && vouch?.names($0.key.issuer) == true }
+    }
+
+    /// What this machine's journal would say now (its entries and recipients), as a digest;
+    /// nil when there is no journal to write (no household, no other machine).
+    static func journalSubject(_ contents: VaultContents, me: IssuerID) -> String? {
+        let recipients = Self.recipients(contents, me: me)
+        guard !recipients.isEmpty, let facts = try? HouseholdFacts(of: contents, me: me, onlyMine: true) else { return nil }
+        let text = JSON.object(facts.members(stamped: false)).text + recipients.map(\.id.hex).joined()
+        return Sodium.hex(Sodium.blake2b(Array(text.utf8), length: 16))
     }
 
     /// The file key's name and bytes of this machine's journal, sealed to the others.
@@ -103,10 +129,7 @@ package struct SyncService {
         let contents = opened.contents
         guard contents.household.root != nil, let identity = contents.identity else { return nil }
         let me = identity.issuerID
-        // Sealed only to the machines the household key vouches for now: an entry no vouch
-        // backs (a co-parent's machine can write entries, not vouches) is no recipient.
-        let vouch = contents.household.root?.vouch
-        let others = contents.household.parents.filter { !$0.removed && $0.id != me && vouch?.names($0.key.issuer) == true }
+        let others = Self.recipients(contents, me: me)
         guard !others.isEmpty else { return nil }
         let journal = try Journal(of: contents, me: me, sequence: contents.household.sync?.sequence ?? 0, now: Instant.now())
         let body = SecureBytes(copying: Array(journal.json.text.utf8))
@@ -154,10 +177,12 @@ package struct SyncService {
            case .nothingNew = Self.weigh(one, against: opened.contents, read: [one], me: identity.issuerID) {
             return FileResult(name: name, writer: opened.contents.household.machineName(one.writer.id, me: identity.issuerID), outcome: .nothingNew)
         }
-        let (_, results) = try take([(name, bytes)], into: opened, folder: nil, yes: yes)
+        let (_, results, _) = try take([(name, bytes)], into: opened, folder: nil, yes: yes)
         guard let result = results.first else { throw LommeError.failure("nothing was read from \(name)") }
-        if case .refused(let error) = result.outcome { throw error.with(message: "\(name): \(error.message)") }
-        return result
+        switch result.outcome {
+        case .refused(let error), .ignored(let error): throw error.with(message: "\(name): \(error.message)")
+        default: return result
+        }
     }
 
     // MARK: - Taking files
@@ -165,7 +190,11 @@ package struct SyncService {
     /// Weighs `files` against `opened`, asks before joining a household handed over, and
     /// takes what holds in one write (re-checked under the write lock). Returns the vault as
     /// written and what became of each file.
-    func take(_ files: [(String, [UInt8])], into opened: OpenedVault, folder: String?, yes: Bool) throws(LommeError) -> (OpenedVault, [FileResult]) {
+    /// With a folder, also decides whether this machine's journal is due (`due`): when what
+    /// it says changed, its file is not in the folder, or it is a day old; then the next
+    /// sequence is taken in the same write.
+    func take(_ files: [(String, [UInt8])], into opened: OpenedVault, folder: String?, ownJournalPresent: Bool = true,
+              yes: Bool) throws(LommeError) -> (OpenedVault, [FileResult], due: Bool) {
         guard let identity = opened.contents.identity else { throw LommeError.failure("this vault has no device keys; run `lomme-vault key` once") }
         let me = identity.issuerID
         var results: [FileResult] = []
@@ -186,9 +215,10 @@ package struct SyncService {
         if folder == nil, joining == nil,
            !read.contains(where: { if case .taken = Self.weigh($0, against: opened.contents, read: read, me: me) { true } else { false } }) {
             return (opened, results + read.map { FileResult(name: $0.name, writer: opened.contents.household.machineName($0.writer.id, me: me),
-                                                            outcome: Self.weigh($0, against: opened.contents, read: read, me: me)) })
+                                                            outcome: Self.weigh($0, against: opened.contents, read: read, me: me)) }, false)
         }
         var taken: [(Read, Outcome)] = []
+        var due = false
         let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             taken = []
             if let folder { contents.household.sync = contents.household.sync ?? SyncState(); contents.household.sync?.folder = folder }
@@ -213,16 +243,24 @@ package struct SyncService {
                 contents.household.sync = sync
             }
             contents.household.prune(now: Int64(time(nil)))
-            if folder != nil, contents.household.root != nil {
+            due = false
+            if folder != nil, let subject = Self.journalSubject(contents, me: me) {
                 var sync = contents.household.sync ?? SyncState()
-                sync.sequence += 1
+                let now = Instant.now()
+                let stale = sync.written.map { now.seconds - $0.seconds >= 86_400 || now < $0 } ?? true
+                if subject != sync.journal || !ownJournalPresent || stale {
+                    sync.sequence += 1
+                    sync.journal = subject
+                    sync.written = now
+                    due = true
+                }
                 contents.household.sync = sync
             }
         }
         for (one, outcome) in taken {
             results.append(FileResult(name: one.name, writer: written.contents.household.machineName(one.writer.id, me: me), outcome: outcome))
         }
-        return (written, results.sorted { $0.name < $1.name })
+        return (written, results.sorted { $0.name < $1.name }, due)
     }
 
     /// Opens a file with this machine's key and reads its body; nil for this machine's own
@@ -277,9 +315,10 @@ package struct SyncService {
         if !newest.names(one.writer) {
             let removed = contents.household.parents.first { $0.id == id && $0.removed }
             guard let removed, let journal = one.journal, let until = removed.until, journal.sequence <= until else {
-                let what = removed != nil ? "a parent's machine removed from the household (its journal written after its removal)"
-                    : "a machine the household key does not vouch for"
-                return .refused(LommeError.refused(removed != nil ? .journalWriterRemoved : .journalWriterNotVouched, "it was written by \(what)"))
+                guard removed != nil else {
+                    return .refused(LommeError.refused(.journalWriterNotVouched, "it was written by a machine the household key does not vouch for"))
+                }
+                return .ignored(LommeError.refused(.journalWriterRemoved, "it was written by a parent's machine removed from the household, after its removal"))
             }
         }
         if let journal = one.journal, let seen = contents.household.sync?.seen[hex] {
