@@ -1,7 +1,7 @@
 import LommeTestSupport
 import Testing
 
-/// `--version`, `get FIELD` and `scan --raw PHOTO…` skip ArgumentParser (Sources/lomme-vault/FastPath.swift); every
+/// `--version`, `get FIELD` and `scan --raw PHOTO…` skip ArgumentParser (Sources/lomme-vault/Support/FastPath.swift); every
 /// argument list must still do exactly what the full parser does with it, errors included.
 /// LOMME_VAULT_FAST_PATH=off runs the same binary through ArgumentParser only.
 @Suite("Fast path")
