@@ -4,10 +4,10 @@ import LommeTestSupport
 @testable import LommeVaultKit
 import Testing
 
-/// Issue 51, the new user's list: each rough edge a first-time user met, through the built
-/// binary.
-@Suite("The new user's list (through the built binary)")
-struct NewUserTests {
+/// The house style of messages: misspelt options named first, the parser's messages in our
+/// words, one style of time left, one warning prefix, wrapping at words on a terminal.
+@Suite("Message style (through the built binary)")
+struct MessageStyleTests {
     /// A misspelt option is named as such, with the nearest one, even where the command's
     /// own rule would fail first (`get` without FIELD: "give one of FIELD, --json or --env").
     @Test func aMisspeltOptionIsNamedBeforeTheCommandsOwnRules() {

@@ -7,8 +7,8 @@ import Testing
 /// advice names options that exist, `unlock --with tpm2` keeps the asked timeout, a code
 /// pinned without a question says so in one line, misspelt options and subcommands get
 /// the nearest name, and a missing --passphrase-file says it is missing.
-@Suite("Rough edges")
-struct RoughEdgesTests {
+@Suite("Output and advice")
+struct OutputAndAdviceTests {
     static func vault(_ box: CLI.Sandbox) -> (env: [String: String], pw: String) {
         let pw = box.write("pw", "rough edges passphrase\n")
         let env = ["LOMME_VAULT": box.vault]
