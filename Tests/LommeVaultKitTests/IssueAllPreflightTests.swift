@@ -8,8 +8,8 @@ import Testing
 /// a trial code per child: the trial must carry everything the real code will — the
 /// household key, its vouch and the rotation from the old key — or a child's code near the
 /// limit passes the check and is then recorded and never made.
-@Suite("issue --all's trial codes")
-struct IssueAllTrialTests {
+@Suite("issue --all's preflight codes")
+struct IssueAllPreflightTests {
     @Test func eachTrialCarriesWhatTheRealCodeCarries() throws {
         // A parent with a kit, then a new kit: the household key, its vouch and a rotation.
         let box = ServiceBox()
