@@ -41,6 +41,7 @@ extension VaultContents {
         for child in facts.children where household.mergeChild(.present(child), me: me) { report.children += 1 }
         for tombstone in facts.gone where household.mergeChild(.removed(tombstone), me: me) { report.children += 1 }
         for parent in facts.parents where household.mergeParent(parent) { report.parents += 1 }
+        if report.children > 0 || report.parents > 0 { household.sortMerged() }
         report.records = household.mergeRecords(facts.issued, me: me)
         return report
     }
@@ -59,7 +60,16 @@ extension VaultContents {
         }
         guard fact.revision == revision else { return }
         let current = ConfigFact(revision: revision, config: stored, secretSet: household.secretSet, by: household.configBy ?? me)
-        if fact.sameConfig(as: current) || household.conflict.contains(where: { $0.sameConfig(as: fact) && $0.by == fact.by }) { return }
+        if fact.sameConfig(as: current) {
+            // The same revision made the same way on two machines: no conflict, and its maker
+            // is the one of the lower id, as of a conflict, whichever came first.
+            if fact.by < current.by {
+                household.configBy = fact.by
+                household.secretSet = fact.secretSet ?? household.secretSet
+            }
+            return
+        }
+        if household.conflict.contains(where: { $0.sameConfig(as: fact) && $0.by == fact.by }) { return }
         // The same revision made two ways: the one of the lowest made-by id is stored, the
         // others wait in `conflict` until a `set` makes a higher revision.
         if fact.by.bytes.lexicographicallyPrecedes(current.by.bytes) {
@@ -127,6 +137,15 @@ extension Household {
         case .removed(let tombstone): gone.append(tombstone)
         }
         return true
+    }
+
+    /// One order of the children, the removed children and the parents, whatever order
+    /// their changes were taken in: by when each was added, then by name (any case) or
+    /// machine id — so the same changes give every machine the same household.
+    mutating func sortMerged() {
+        children.sort { ($0.added, $0.name.lowercased()) < ($1.added, $1.name.lowercased()) }
+        gone.sort { $0.name.lowercased() < $1.name.lowercased() }
+        parents.sort { $0.added != $1.added ? $0.added < $1.added : $0.id < $1.id }
     }
 
     /// Takes a parent's entry when it is later than the one held for that machine. A

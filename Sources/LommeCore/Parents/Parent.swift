@@ -68,6 +68,6 @@ package struct Parent: Sendable, Equatable {
 /// say: the higher version first, then the higher id of the machine that made it.
 package enum Versioned {
     package static func later(_ a: (UInt64, IssuerID), than b: (UInt64, IssuerID)) -> Bool {
-        a.0 != b.0 ? a.0 > b.0 : b.1.bytes.lexicographicallyPrecedes(a.1.bytes)
+        a.0 != b.0 ? a.0 > b.0 : b.1 < a.1
     }
 }

@@ -1,7 +1,7 @@
 /// How a vouch names an issuer, and how a device remembers one the household revoked:
 /// BLAKE2b-128 of its key (docs/CODES.md, "Vouch"). It tells whether a key is the one
 /// named, never which key that is.
-package struct IssuerID: Sendable, Hashable {
+package struct IssuerID: Sendable, Hashable, Comparable {
     package static let size = 16
     package let bytes: [UInt8]
 
@@ -23,4 +23,7 @@ package struct IssuerID: Sendable, Hashable {
     }
 
     package var hex: String { Sodium.hex(bytes) }
+
+    /// By bytes: the order that breaks ties between two machines' changes (docs/SYNC.md).
+    package static func < (a: IssuerID, b: IssuerID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 }
