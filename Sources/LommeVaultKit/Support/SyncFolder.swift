@@ -115,8 +115,11 @@ package final class SyncFolder {
     }
 
     /// Replaces this machine's file `name` with `bytes`: a temp file (`.NAME.tmp-PID-RANDOM`,
-    /// never following a link), written, synced, renamed over it, the folder synced.
+    /// never following a link), written, synced, renamed over it, the folder synced. A temp
+    /// file of `name` a killed writer left is removed first, so the folder (which a sync tool
+    /// carries to every machine) keeps no half-written file.
     package func replace(_ name: String, with bytes: [UInt8]) throws(LommeError) {
+        removeLeftovers(of: name)
         let temp = "." + name + ".tmp-\(getpid())-" + Sodium.hex(Sodium.randomBytes(6))
         let file = openat(descriptor, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw failure("create a file in \(path)") }
@@ -131,6 +134,30 @@ package final class SyncFolder {
         guard renameat(descriptor, temp, descriptor, name) == 0 else { throw failure("write \(path)/\(name)") }
         done = true
         guard fsync(descriptor) == 0 else { throw failure("sync \(path)") }
+    }
+
+    /// Removes the temp files of `name` whose writer is gone (killed between making one and
+    /// renaming it): only this machine writes files of its names, and a temp file of a
+    /// writer still running (another sync of this machine) is left to it. Returns the names
+    /// removed.
+    @discardableResult
+    func removeLeftovers(of name: String) -> [String] {
+        let prefix = "." + name + ".tmp-"
+        let copy = dup(descriptor)
+        guard copy >= 0, let dir = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return []
+        }
+        defer { closedir(dir) }
+        rewinddir(dir)
+        var removed: [String] = []
+        while let item = readdir(dir) {
+            let entry = withUnsafeBytes(of: item.pointee.d_name) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard entry.hasPrefix(prefix), let pid = entry.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
+            let gone = pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH)
+            if gone, unlinkat(descriptor, entry, 0) == 0 { removed.append(entry) }
+        }
+        return removed
     }
 
     private func failure(_ what: String) -> LommeError {
