@@ -251,6 +251,28 @@ struct HostileSyncFolderTests {
         #expect(result.status == 7 && HostileHousehold.refusals(result.stderr).count == 1, "\(result.stderr)")
     }
 
+    /// mor adds a fourth machine with the sync folder set: the household is handed over into
+    /// the folder. far's and tante's syncs leave that file alone and say nothing of it (it
+    /// opens with the new machine's key only); the new machine joins from it.
+    @Test func aHandOverToAnotherMachineIsLeftAlone() throws {
+        let home = try HostileHousehold()
+        try HostileHousehold.require(home.sync(home.mor), "mor's sync (the folder remembered here)")
+        let oma = Machine(home.box, "oma")
+        try HostileHousehold.require(oma.run(["init", "--parent", "--join"]), "init --parent --join")
+        try HostileHousehold.require(home.mor.run(["parent", "add", "oma", "--key", try HostileHousehold.parentKey(oma), "--recovery-file", home.kit, "--yes"]),
+                                     "parent add oma (into the folder)")
+        let handOver = try #require(try FileManager.default.contentsOfDirectory(atPath: home.folder).first { $0.contains(".handover-") })
+        let bytes = readFile(home.folder + "/" + handOver)
+        for machine in [home.far, home.tante] {
+            let result = home.sync(machine)
+            #expect(result.status == 0 && !result.stderr.contains(handOver), "\(machine.name): \(result.stderr)")
+        }
+        #expect(readFile(home.folder + "/" + handOver) == bytes)
+        let joined = oma.run(["sync", home.folder, "--yes"])
+        #expect(joined.status == 0 && joined.stderr.contains("\(handOver) (mor's machine): joined the household"), "\(joined.stderr)")
+        #expect(try home.children(oma) == ["anna"])
+    }
+
     /// `.git/`, `.stfolder`, Syncthing's temp and conflict copies (also of a journal), a
     /// README, another program's files: every machine's sync leaves them as they were and
     /// says nothing of them.
