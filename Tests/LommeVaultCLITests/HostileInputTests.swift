@@ -297,7 +297,7 @@ struct HostileInputTests {
             ("memlimit 8191", Self.patched(good, 111..<119, Self.le(UInt64(8191))), 5, "allows"),
             ("memlimit 1 GiB + 1", Self.patched(good, 111..<119, Self.le(UInt64(1 << 30) + 1)), 5, "allows"),
             ("memlimit 2^64-1", Self.patched(good, 111..<119, Self.le(UInt64.max)), 5, "allows"),
-            ("larger than 1 MiB", good + [UInt8](repeating: 0, count: 1 << 20), 5, "1 MiB"),
+            ("larger than 8 MiB", good + [UInt8](repeating: 0, count: 8 << 20), 5, "8 MiB"),
             // What a slot's wrapped key authenticates: a change reads as a wrong passphrase.
             ("vault salt changed", Self.patched(good, 10..<11, [good[10] ^ 1]), 4, "wrong passphrase"),
             ("slot salt changed", Self.patched(good, 119..<120, [good[119] ^ 1]), 4, "wrong passphrase"),

@@ -15,7 +15,10 @@ package enum VaultFormat {
     package static let nonceLength = XChaCha.nonceLength
     package static let tagLength = XChaCha.tagLength
     package static let checkLength = 32
-    package static let maximumFileLength = 1 << 20
+    /// The largest vault read or written: far past any real household (two parents, 1000
+    /// children and 10 000 records of their codes are about 4 MiB: bench/parents), and a
+    /// bound on what a forged or absurd file can make `open` read and decrypt.
+    package static let maximumFileLength = 8 << 20
     package static let maximumSlots = 8
     static let kdfContext: [CChar] = Array("lommevlt".utf8).map { CChar(bitPattern: $0) }
 
@@ -62,7 +65,7 @@ package enum VaultFormat {
     /// Checks everything that can be checked without a key (FORMAT.md, steps 1–4); all
     /// failures are exit 5, and none of them runs the KDF.
     package static func parse(_ bytes: [UInt8]) throws(LommeError) -> Sealed {
-        guard bytes.count <= maximumFileLength else { throw damaged("it is larger than 1 MiB") }
+        guard bytes.count <= maximumFileLength else { throw damaged("it is larger than 8 MiB") }
         guard bytes.count >= 9 + checkLength + tagLength else { throw damaged("it is too short") }
         guard Array(bytes[0..<8]) == magic else { throw damaged("it does not start with LOMMEVLT, so it is not a vault") }
         switch bytes[8] {

@@ -73,7 +73,7 @@ package struct VaultStore: Sendable {
             throw LommeError.failure("the vault \(path) has mode \(mode), so other users may read it; run `chmod 600 \(path)` and try again")
         }
         guard info.st_size <= off_t(VaultFormat.maximumFileLength) else {
-            throw LommeError(.damaged, "the vault file is damaged (it is larger than 1 MiB); restore it from the .bak next to it or re-import")
+            throw LommeError(.damaged, "the vault file is damaged (it is larger than 8 MiB); restore it from the .bak next to it or re-import")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -182,7 +182,7 @@ package struct VaultStore: Sendable {
         // Larger than any vault lomme-vault reads (VaultFormat.parse): said as what it is, not
         // found later as a new file that does not read back.
         guard bytes.count <= VaultFormat.maximumFileLength else {
-            throw LommeError.failure("the vault would grow to \(bytes.count / 1024) KiB, more than the 1 MiB a vault may hold, so nothing was written (the old vault is unchanged); make room first: remove a large extra field (`lomme-vault set FIELD` with a shorter value), or children (`lomme-vault child remove NAME`)")
+            throw LommeError.failure("the vault would grow to \(bytes.count / 1024) KiB, more than the 8 MiB a vault may hold, so nothing was written (the old vault is unchanged); make room first: remove a large extra field (`lomme-vault set FIELD` with a shorter value), or children (`lomme-vault child remove NAME`)")
         }
         try makeDirectory()
         let backup = self.backup(writing: bytes, asked: asked)
