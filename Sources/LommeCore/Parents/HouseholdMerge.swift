@@ -38,8 +38,7 @@ extension VaultContents {
         report.vouch = household.mergeRoot(facts)
         for fact in facts.configs { mergeConfig(fact, writer: writer, me: me, now: now, into: &report) }
         report.conflict = !household.conflict.isEmpty
-        for child in facts.children where household.mergeChild(.present(child), me: me) { report.children += 1 }
-        for tombstone in facts.gone where household.mergeChild(.removed(tombstone), me: me) { report.children += 1 }
+        report.children = household.mergeChildren(facts.children.map { .present($0) } + facts.gone.map { .removed($0) }, me: me)
         for parent in facts.parents where household.mergeParent(parent) { report.parents += 1 }
         if report.children > 0 || report.parents > 0 { household.sortMerged() }
         report.records = household.mergeRecords(facts.issued, me: me)
@@ -124,19 +123,24 @@ extension Household {
         return Swift.max(present, removed)
     }
 
-    /// Takes `change` when it is later than what is held for that name; true when it was.
-    mutating func mergeChild(_ change: ChildChange, me: IssuerID) -> Bool {
-        let name = change.name.lowercased()
-        let held: ChildChange? = children.first { $0.name.lowercased() == name }.map { .present($0) }
-            ?? gone.first { $0.name.lowercased() == name }.map { .removed($0) }
-        if let held, !Versioned.later(change.order(me: me), than: held.order(me: me)) { return false }
-        children.removeAll { $0.name.lowercased() == name }
-        gone.removeAll { $0.name.lowercased() == name }
-        switch change {
-        case .present(let child): children.append(child)
-        case .removed(let tombstone): gone.append(tombstone)
+    /// Takes each of `changes` that is later than what is held for its name (any case), in
+    /// one pass over what is held (a household of a thousand children takes another
+    /// machine's journal in one pass too); returns how many were taken.
+    mutating func mergeChildren(_ changes: [ChildChange], me: IssuerID) -> Int {
+        var held: [String: ChildChange] = [:]
+        for child in children { held[child.name.lowercased()] = .present(child) }
+        for tombstone in gone where held[tombstone.name.lowercased()] == nil { held[tombstone.name.lowercased()] = .removed(tombstone) }
+        var taken = 0
+        for change in changes {
+            let name = change.name.lowercased()
+            if let current = held[name], !Versioned.later(change.order(me: me), than: current.order(me: me)) { continue }
+            held[name] = change
+            taken += 1
         }
-        return true
+        guard taken > 0 else { return 0 }
+        children = held.values.compactMap { if case .present(let child) = $0 { child } else { nil } }
+        gone = held.values.compactMap { if case .removed(let tombstone) = $0 { tombstone } else { nil } }
+        return taken
     }
 
     /// One order of the children, the removed children and the parents, whatever order
