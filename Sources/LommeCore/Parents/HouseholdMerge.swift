@@ -71,7 +71,7 @@ extension VaultContents {
         if household.conflict.contains(where: { $0.sameConfig(as: fact) && $0.by == fact.by }) { return }
         // The same revision made two ways: the one of the lowest made-by id is stored, the
         // others wait in `conflict` until a `set` makes a higher revision.
-        if fact.by.bytes.lexicographicallyPrecedes(current.by.bytes) {
+        if fact.by < current.by {
             household.conflict.removeAll { $0.by == fact.by }
             household.conflict.append(current)
             adopt(fact, writer: writer, now: now, keepConflict: true)
@@ -80,7 +80,7 @@ extension VaultContents {
             household.conflict.removeAll { $0.by == fact.by }
             household.conflict.append(fact)
         }
-        household.conflict.sort { $0.by.bytes.lexicographicallyPrecedes($1.by.bytes) }
+        household.conflict.sort { $0.by < $1.by }
     }
 
     /// Stores `fact`'s config as another parent's machine made it.
