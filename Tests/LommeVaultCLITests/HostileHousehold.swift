@@ -124,7 +124,7 @@ final class HostileHousehold {
     }
 
     /// Everything `machine`'s vault holds but what any sync changes of its own: the sync
-    /// folder it remembers and the sequence of its own journal. As canonical JSON, to compare
+    /// folder it remembers, and the sequence, digests and time of its own journal. As canonical JSON, to compare
     /// (never to print: it holds the config's secret).
     func state(_ machine: Machine) throws -> Data {
         var plain = try plaintext(machine)
@@ -132,6 +132,9 @@ final class HostileHousehold {
             if var sync = household["sync"] as? [String: Any] {
                 sync["folder"] = nil
                 sync["sequence"] = nil
+                sync["journal"] = nil
+                sync["written"] = nil
+                sync["file"] = nil
                 household["sync"] = sync
             }
             plain["household"] = household

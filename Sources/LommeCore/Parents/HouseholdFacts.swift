@@ -86,6 +86,13 @@ package struct SyncState: Sendable, Equatable {
     /// folder in git does not grow at every sync, and "last heard from" stays true.
     package var journal: String?
     package var written: Instant?
+    /// The digest of that journal's file as this machine sealed it: a folder holding any
+    /// other copy (an older one, or none: a sync killed after the vault was written and
+    /// before the journal was) gets it again.
+    package var file: String?
+
+    /// The digest `seen` and `file` keep of a household file: BLAKE2b-128 of its bytes.
+    package static func digest(of bytes: [UInt8]) -> String { Sodium.hex(Sodium.blake2b(bytes, length: 16)) }
 
     package struct Seen: Sendable, Equatable {
         package var sequence: UInt64
@@ -105,6 +112,7 @@ package struct SyncState: Sendable, Equatable {
         sequence = json["sequence"]?.uint64Value ?? 0
         journal = json["journal"]?.stringValue
         written = json["written"]?.stringValue.flatMap(Instant.init(text:))
+        file = json["file"]?.stringValue
         if case .object(let members)? = json["seen"] {
             for member in members {
                 guard let sequence = member.value["sequence"]?.uint64Value, let digest = member.value["digest"]?.stringValue else { return nil }
@@ -125,6 +133,7 @@ package struct SyncState: Sendable, Equatable {
         members.append(JSON.Member("sequence", .number(String(sequence))))
         if let journal { members.append(JSON.Member("journal", .string(journal))) }
         if let written { members.append(JSON.Member("written", .string(written.text))) }
+        if let file { members.append(JSON.Member("file", .string(file))) }
         members.append(JSON.Member("seen", .object(seen.keys.sorted().map { key in
             JSON.Member(key, .object([JSON.Member("sequence", .number(String(seen[key]!.sequence))),
                                       JSON.Member("digest", .string(seen[key]!.digest))]))

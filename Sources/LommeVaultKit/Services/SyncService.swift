@@ -100,10 +100,18 @@ package struct SyncService {
                 report.files.append(FileResult(name: name, writer: nil, outcome: .refused(error)))
             }
         }
-        let own = try folder.entries().contains { $0.entry == .journal(writer: mine ?? "") }
-        let (written, results, due) = try take(files, into: opened, folder: folder.path, ownJournalPresent: own, yes: yes)
+        // This machine's journal as the folder holds it: rewritten unless it is the one this
+        // vault last wrote (missing, older, or a sync killed between its two writes).
+        let own = opened.contents.identity.map { SyncFolder.journalName($0.signing.publicKey) }
+        let ownDigest = files.first { $0.0 == own }.map { SyncState.digest(of: $0.1) }
+        let (written, results, journal) = try take(files, into: opened, folder: folder.path, ownJournal: ownDigest, yes: yes)
         report.files += results
-        if due { try writeJournal(written, into: folder, report: &report) }
+        if let journal {
+            try folder.replace(journal.name, with: journal.bytes)
+            report.wrote = folder.path + "/" + journal.name
+            report.sequence = written.contents.household.sync?.sequence
+            report.recipients = journal.recipients.map(\.name)
+        }
         return report
     }
 
@@ -124,9 +132,8 @@ package struct SyncService {
         return Sodium.hex(Sodium.blake2b(Array(text.utf8), length: 16))
     }
 
-    /// The file key's name and bytes of this machine's journal, sealed to the others.
-    func journalFile(_ opened: OpenedVault) throws(LommeError) -> (name: String, bytes: [UInt8], recipients: [Parent])? {
-        let contents = opened.contents
+    /// The file name and bytes of this machine's journal, sealed to the others.
+    static func journalFile(_ contents: VaultContents) throws(LommeError) -> (name: String, bytes: [UInt8], recipients: [Parent])? {
         guard contents.household.root != nil, let identity = contents.identity else { return nil }
         let me = identity.issuerID
         let others = Self.recipients(contents, me: me)
@@ -135,14 +142,6 @@ package struct SyncService {
         let body = SecureBytes(copying: Array(journal.json.text.utf8))
         let bytes = try HouseholdFile.seal(body, kind: .journal, to: others.map(\.key.receiving), writer: identity.signing)
         return (SyncFolder.journalName(identity.signing.publicKey), bytes, others)
-    }
-
-    func writeJournal(_ opened: OpenedVault, into folder: SyncFolder, report: inout Report) throws(LommeError) {
-        guard let file = try journalFile(opened) else { return }
-        try folder.replace(file.name, with: file.bytes)
-        report.wrote = folder.path + "/" + file.name
-        report.sequence = opened.contents.household.sync?.sequence
-        report.recipients = file.recipients.map(\.name)
     }
 
     // MARK: - By hand
@@ -157,7 +156,7 @@ package struct SyncService {
             sync.sequence += 1
             contents.household.sync = sync
         }
-        guard let file = try journalFile(written) else {
+        guard let file = try Self.journalFile(written.contents) else {
             throw LommeError.failure(.parentUnknown, "this household has no other parent's machine to write a journal for; add one with `lomme-vault parent add NAME --key KEY`")
         }
         var info = stat()
@@ -190,11 +189,12 @@ package struct SyncService {
     /// Weighs `files` against `opened`, asks before joining a household handed over, and
     /// takes what holds in one write (re-checked under the write lock). Returns the vault as
     /// written and what became of each file.
-    /// With a folder, also decides whether this machine's journal is due (`due`): when what
-    /// it says changed, its file is not in the folder, or it is a day old; then the next
-    /// sequence is taken in the same write.
-    func take(_ files: [(String, [UInt8])], into opened: OpenedVault, folder: String?, ownJournalPresent: Bool = true,
-              yes: Bool) throws(LommeError) -> (OpenedVault, [FileResult], due: Bool) {
+    /// With a folder, also decides whether this machine's journal is due: when what it says
+    /// changed, the folder's copy (`ownJournal`, its digest) is not the one this vault last
+    /// wrote, or it is a day old; then the next sequence is taken and the journal sealed in
+    /// the same write, and returned to be written into the folder after it.
+    func take(_ files: [(String, [UInt8])], into opened: OpenedVault, folder: String?, ownJournal: String? = nil,
+              yes: Bool) throws(LommeError) -> (OpenedVault, [FileResult], journal: (name: String, bytes: [UInt8], recipients: [Parent])?) {
         guard let identity = opened.contents.identity else { throw LommeError.failure("this vault has no device keys; run `lomme-vault key` once") }
         let me = identity.issuerID
         var results: [FileResult] = []
@@ -215,10 +215,10 @@ package struct SyncService {
         if folder == nil, joining == nil,
            !read.contains(where: { if case .taken = Self.weigh($0, against: opened.contents, read: read, me: me) { true } else { false } }) {
             return (opened, results + read.map { FileResult(name: $0.name, writer: opened.contents.household.machineName($0.writer.id, me: me),
-                                                            outcome: Self.weigh($0, against: opened.contents, read: read, me: me)) }, false)
+                                                            outcome: Self.weigh($0, against: opened.contents, read: read, me: me)) }, nil)
         }
         var taken: [(Read, Outcome)] = []
-        var due = false
+        var journal: (name: String, bytes: [UInt8], recipients: [Parent])?
         let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             taken = []
             if let folder { contents.household.sync = contents.household.sync ?? SyncState(); contents.household.sync?.folder = folder }
@@ -243,16 +243,18 @@ package struct SyncService {
                 contents.household.sync = sync
             }
             contents.household.prune(now: Int64(time(nil)))
-            due = false
+            journal = nil
             if folder != nil, let subject = Self.journalSubject(contents, me: me) {
                 var sync = contents.household.sync ?? SyncState()
                 let now = Instant.now()
                 let stale = sync.written.map { now.seconds - $0.seconds >= 86_400 || now < $0 } ?? true
-                if subject != sync.journal || !ownJournalPresent || stale {
+                if subject != sync.journal || ownJournal == nil || ownJournal != sync.file || stale {
                     sync.sequence += 1
                     sync.journal = subject
                     sync.written = now
-                    due = true
+                    contents.household.sync = sync
+                    journal = try Self.journalFile(contents)
+                    sync.file = journal.map { SyncState.digest(of: $0.bytes) }
                 }
                 contents.household.sync = sync
             }
@@ -260,7 +262,7 @@ package struct SyncService {
         for (one, outcome) in taken {
             results.append(FileResult(name: one.name, writer: written.contents.household.machineName(one.writer.id, me: me), outcome: outcome))
         }
-        return (written, results.sorted { $0.name < $1.name }, due)
+        return (written, results.sorted { $0.name < $1.name }, journal)
     }
 
     /// Opens a file with this machine's key and reads its body; nil for this machine's own
@@ -274,7 +276,7 @@ package struct SyncService {
         guard let json = try? JSON.parse(String(decoding: text, as: UTF8.self)) else {
             throw LommeError.refused(.householdFileDamaged, "its body is not understood")
         }
-        let digest = Sodium.hex(Sodium.blake2b(bytes, length: 16))
+        let digest = SyncState.digest(of: bytes)
         var one = Read(name: name, writer: file.writer, digest: digest)
         switch file.kind {
         case .journal:
