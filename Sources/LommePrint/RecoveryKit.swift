@@ -31,19 +31,19 @@ package struct RecoveryKit: Sendable {
     /// The kit's QR code, encoded and read back before anything is drawn; the CLI shows
     /// the same code on a terminal (`TerminalCode`). Its level is the kit's
     /// (`CodeKind.recoveryKey`: Q, a quarter of the code may be lost to a fold, a
-    /// stain or glare; the key alone fits a version 3 code, 29 modules a side, a kit that
-    /// carries one rotation a version 9).
+    /// stain or glare; the key and its day fit a version 3 code, 29 modules a side, a kit
+    /// that carries one rotation a version 9).
     package func code() throws(LommeError) -> IssuedCode {
-        // The code and the text must be the same key, and the text must type back as one.
-        let key = RecoveryKey.qrPrefix + keyText
-        guard qrText == key || qrText.hasPrefix(key + "/") else {
-            throw LommeError.failure("the recovery kit's QR code and its text are not the same key; nothing was drawn — please report this")
-        }
+        // The text and the code must each read back as a recovery key, and the same one.
+        let typed: RecoveryKey, coded: RecoveryKey
         do throws(LommeError) {
-            _ = try RecoveryKey(text: keyText)
-            _ = try RecoveryKey(text: qrText)
+            typed = try RecoveryKey(text: keyText)
+            coded = try RecoveryKey(text: qrText)
         } catch {
             throw LommeError.failure("the recovery kit's key does not read back as a recovery key (\(error.message)); nothing was drawn — please report this")
+        }
+        guard typed.text == keyText, coded.text == keyText, RecoveryKey.isRecoveryKey(qrText) else {
+            throw LommeError.failure("the recovery kit's QR code and its text are not the same key; nothing was drawn — please report this")
         }
         return try IssuedCode(payload: qrText, kind: .recoveryKey)
     }

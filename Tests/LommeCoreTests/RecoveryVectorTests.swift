@@ -25,6 +25,26 @@ struct RecoveryVectorTests {
         #expect(RecoveryKey.isRecoveryKey(Self.vectors["qr"]!) && !RecoveryKey.isRecoveryKey(Self.vectors["text"]!))
     }
 
+    /// A kit made now carries its day in its code (the key without dashes, `.`, days since
+    /// 1970); a kit's code from before (with dashes, no day) still reads, and a day that is
+    /// not one is a damaged kit.
+    @Test func theKitsCodeCarriesItsDay() throws {
+        var key = RecoveryKey(secret: SecureBytes(copying: Self.hex("secret")))
+        key.made = Instant(seconds: 20_454 * 86_400)
+        #expect(key.qrText == Self.vectors["qr-dated"])
+        let read = try RecoveryKey(text: Self.vectors["qr-dated"]!)
+        #expect(read.secret.bytes == Self.hex("secret") && read.made?.day == "2026-01-01" && read.text == Self.vectors["text"])
+        #expect(try RecoveryKey(text: Self.vectors["qr"]!).made == nil)
+        #expect(RecoveryKey.generate(now: Instant(seconds: 20_454 * 86_400 + 43_210)).made == Instant(seconds: 20_454 * 86_400))
+        for damaged in [Self.vectors["qr-dated"]! + "x", Self.vectors["qr-dated"]!.replacingOccurrences(of: ".20454", with: "."),
+                        Self.vectors["qr-dated"]!.replacingOccurrences(of: ".20454", with: ".1234567")] {
+            #expect((#expect(throws: LommeError.self) { try RecoveryKey(text: damaged) })?.reason == .recoveryKitDate, "\(damaged)")
+        }
+        // Still a version 3 code at level Q: at most 47 characters of QR's alphanumeric set.
+        let qr = Self.vectors["qr-dated"]!
+        #expect(qr.count <= 47 && qr.allSatisfy { "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".contains($0) })
+    }
+
     @Test func aTypoNamesItsGroupAndNothingOfTheKey() {
         for (name, group) in [("typo-group-3", 3), ("swap-group-5", 5)] {
             let error = #expect(throws: LommeError.self) { try RecoveryKey(text: Self.vectors[name]!) }

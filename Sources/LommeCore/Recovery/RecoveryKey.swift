@@ -15,6 +15,12 @@
 /// laptop restored from it hands the children the way from any key they pinned to this one:
 ///
 ///     LVR1:K7QZM-2XA9P-…/BASE45(rotation ‖ rotation ‖ …)      (oldest first, 96 bytes each)
+///
+/// A kit made now also carries the day it was made, so that a restore on a clock before it
+/// is refused (its vouch would be older than the lost laptop's): the key without dashes, a
+/// dot and the day as days since 1970-01-01 (UTC), so that the code stays version 3:
+///
+///     LVR1:K7QZM2XA9PWDRT4….20421[/BASE45(…)]
 package struct RecoveryKey: Sendable {
     package static let qrPrefix = "LVR1:"
     static let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
@@ -28,9 +34,15 @@ package struct RecoveryKey: Sendable {
     /// The rotations from the household's first key to this key's household key, oldest
     /// first (empty for a household's first kit, or a key typed from the sheet).
     package var chain: [RootRotation] = []
+    /// The day (UTC) the kit was made, from its QR code; nil for a key typed from the sheet
+    /// or read from a file, and for kits made before kits carried it.
+    package var made: Instant?
 
-    package static func generate() -> RecoveryKey {
-        RecoveryKey(secret: SecureBytes.random(count: secretSize))
+    /// A new key, made today.
+    package static func generate(now: Instant = .now()) -> RecoveryKey {
+        var key = RecoveryKey(secret: SecureBytes.random(count: secretSize))
+        key.made = Instant(seconds: now.seconds - (now.seconds % 86_400 + 86_400) % 86_400)
+        return key
     }
 
     init(secret: SecureBytes) {
@@ -62,12 +74,15 @@ package struct RecoveryKey: Sendable {
         return groups.joined(separator: "-")
     }
 
-    /// What the kit's QR code holds: the key, and the chain of rotations when there is one.
+    /// What the kit's QR code holds: the key (with the day it was made, when known), and
+    /// the chain of rotations when there is one.
     package var qrText: String {
-        RecoveryKey.qrPrefix + text + (chain.isEmpty ? "" : RecoveryKey.chainSeparator + Base45.encode(chain.flatMap(\.bytes)))
+        let key = made.map { day in text.filter { $0 != "-" } + RecoveryKey.daySeparator + String(day.seconds / 86_400) } ?? text
+        return RecoveryKey.qrPrefix + key + (chain.isEmpty ? "" : RecoveryKey.chainSeparator + Base45.encode(chain.flatMap(\.bytes)))
     }
 
     static let chainSeparator = "/"
+    static let daySeparator = "."
 
     /// True when `text` is a recovery key's QR text (a photo of a kit).
     package static func isRecoveryKey(_ text: String) -> Bool {
@@ -83,11 +98,22 @@ package struct RecoveryKey: Sendable {
     }
 
     /// `init(text:)` of UTF-8 bytes (as read from a terminal or a file into locked memory).
-    /// After the key, a kit's QR text may carry the chain of rotations (`/` and Base45); it
-    /// must lead to this key's household key, or the kit is refused as damaged.
+    /// After the key, a kit's QR text may carry the day it was made (`.` and days since 1970) and
+    /// the chain of rotations (`/` and Base45); the chain must lead to this key's household
+    /// key, or the kit is refused as damaged.
     package init(bytes all: [UInt8]) throws(LommeError) {
         let separator = UInt8(ascii: "/")
-        let typed = all.firstIndex(of: separator).map { Array(all[..<$0]) } ?? all
+        var typed = all.firstIndex(of: separator).map { Array(all[..<$0]) } ?? all
+        defer { SecureBytes.wipe(&typed) }
+        var made: Instant?
+        if let dot = typed.firstIndex(of: UInt8(ascii: ".")) {
+            let day = String(decoding: typed[(dot + 1)...], as: UTF8.self).trimmingASCIIWhitespace()
+            guard let parsed = RecoveryKey.day(day) else {
+                throw LommeError.usage(.recoveryKitDate, "the recovery kit's code holds the key and, after it, not the day it was made; it is damaged or not a kit lomme-vault made — restore with the key alone (typed, or --recovery-file)")
+            }
+            made = parsed
+            typed.removeSubrange(dot...)
+        }
         var characters: [UInt8] = []
         defer { SecureBytes.wipe(&characters) }
         for byte in typed where !" -\n\r\t".utf8.contains(byte) {
@@ -125,6 +151,7 @@ package struct RecoveryKey: Sendable {
         var secretBytes = (0..<RecoveryKey.secretSize).map { _ in UInt8(reader.read(8)) }
         defer { SecureBytes.wipe(&secretBytes) }
         secret = SecureBytes(copying: secretBytes)
+        self.made = made
         if let at = all.firstIndex(of: separator) {
             var history = all[(at + 1)...]
             while let last = history.last, last == 0x0A || last == 0x0D { history.removeLast() }
@@ -134,6 +161,14 @@ package struct RecoveryKey: Sendable {
             }
             self.chain = chain
         }
+    }
+
+    /// `20421` (days since 1970-01-01) as the first second of that day (UTC); nil for
+    /// anything else (one to six digits).
+    static func day(_ text: String) -> Instant? {
+        let digits = Array(text.utf8)
+        guard (1...6).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }), let days = Int64(text) else { return nil }
+        return Instant(seconds: days * 86_400)
     }
 
     // MARK: - What it derives (docs/CODES.md, "Recovery key")

@@ -18,7 +18,10 @@ extension LommeError {
         // The recovery key and kit (docs/CODES.md, "The recovery kit").
         case recoveryKeyLength, recoveryKeyCharacter, recoveryKeyTypo, recoveryKeyVersion, recoveryKitHistory
         case recoveryKeyWrong, recoveryKitNeeded, recoverySlotMissing, recoveryNoKit, vaultExists
-        case recoveryKitNoTerminal
+        case recoveryKitNoTerminal, recoveryKitDate
+
+        // A clock earlier than the household has seen: a vouch signed on it would lose.
+        case clockBehind
 
         // The household and its record.
         case childNameInvalid, childNameLikeKey, childFieldReserved, childFieldSecret, childFieldMalformed

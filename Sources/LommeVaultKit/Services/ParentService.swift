@@ -73,6 +73,8 @@ package struct ParentService {
         guard let identity = opened.contents.identity else { throw LommeError.failure("this vault has no device keys; run `lomme-vault key` once") }
         let me = identity.issuerID
         try checkNew(request, in: opened.contents, me: me)
+        // The clock, before anything is asked (again when the vouch is signed).
+        _ = try VouchClock.version(now: VaultContents.nowMilliseconds(), after: root.vouch.version, kit: nil, seen: opened.contents)
         guard request.byHand || opened.contents.household.sync?.folder != nil else {
             throw LommeError.failure("nowhere to hand the household over: give --output FILE, run it on a terminal (a QR code), or set a sync folder first (`lomme-vault sync DIR`); nothing changed")
         }
@@ -111,7 +113,7 @@ package struct ParentService {
             let parent = Parent(name: request.name, key: request.key, added: now, version: (previous?.version ?? 0) + 1, by: me)
             household.parents.removeAll { $0.key.issuer == request.key.issuer }
             household.parents.append(parent)
-            root.vouch = try Self.vouch(key, root: root, issuers: household.parents.filter { !$0.removed }.map(\.key.issuer))
+            root.vouch = try Self.vouch(key, root: root, issuers: household.parents.filter { !$0.removed }.map(\.key.issuer), seen: contents)
             household.root = root
             if household.revision == nil, contents.config != nil { household.revision = 1 }
             if household.credentialKey == nil { household.credentialKey = SecureBytes.random(count: 32) }
@@ -131,12 +133,13 @@ package struct ParentService {
         return Added(parent: added, handOver: bytes, vouch: root.vouch, ownName: ownName, inFolder: inFolder)
     }
 
-    /// A new vouch of the household key naming `issuers`, a version newer than the held one.
-    static func vouch(_ key: RecoveryKey, root: HouseholdRoot, issuers: [IssuerKey]) throws(LommeError) -> Vouch {
+    /// A new vouch of the household key naming `issuers`, a version newer than the held one,
+    /// on a clock not behind what `seen` (the vault) has seen (`VouchClock`).
+    static func vouch(_ key: RecoveryKey, root: HouseholdRoot, issuers: [IssuerKey], seen: VaultContents) throws(LommeError) -> Vouch {
         guard issuers.count <= Vouch.maximumIssuers else {
             throw LommeError.failure(.parentsTooMany, "a household has at most \(Vouch.maximumIssuers) parents' machines; remove one first (`lomme-vault parent remove NAME`)")
         }
-        let version = max(UInt64(max(0, VaultContents.nowMilliseconds())), root.vouch.version + 1)
+        let version = try VouchClock.version(now: VaultContents.nowMilliseconds(), after: root.vouch.version, kit: nil, seen: seen)
         return try Vouch.make(key.householdKey, version: version, issuers: issuers.map(\.id))
     }
 
@@ -186,6 +189,7 @@ package struct ParentService {
         if parent.id == me {
             throw LommeError.failure(.parentIsThisMachine, "\(parent.name) is this machine; remove it from another parent's machine (`lomme-vault parent remove \(parent.name)` there)")
         }
+        _ = try VouchClock.version(now: VaultContents.nowMilliseconds(), after: root.vouch.version, kit: nil, seen: opened.contents)
         if !yes {
             guard context.interaction.canAsk, !unlock.noPrompt else {
                 throw LommeError.failure(.noTerminalToConfirm, "no terminal to confirm on; run again with --yes to remove \(parent.name)")
@@ -210,7 +214,7 @@ package struct ParentService {
             removed.version += 1
             removed.by = me ?? removed.by
             contents.household.parents[index] = removed
-            root.vouch = try Self.vouch(key, root: root, issuers: contents.household.parents.filter { !$0.removed }.map(\.key.issuer))
+            root.vouch = try Self.vouch(key, root: root, issuers: contents.household.parents.filter { !$0.removed }.map(\.key.issuer), seen: contents)
             contents.household.root = root
         }
         return removed

@@ -54,7 +54,7 @@ package struct Provisioning {
         let identity = contents.ensureDeviceIdentity()
         if let recovery, contents.household.root == nil {
             // The household key and its first vouch, for this machine's issuer.
-            contents.household.root = try RecoveryService.root(recovery, issuers: [identity.signing.publicKey.id], after: nil)
+            contents.household.root = try RecoveryService.root(recovery, issuers: [identity.signing.publicKey.id], after: nil, seen: nil)
         }
         let made = try VaultActions.create(context, contents: contents, source: source, slots: recovery.map { [SlotKind.recoveryKit($0)] } ?? [])
         return (identity, made.limits, made.seconds)

@@ -27,12 +27,13 @@ package struct RecoveryService {
     }
 
     /// The household key of `key`, with a vouch naming `issuers` whose version
-    /// is now (Unix milliseconds), at least `after` + 1.
+    /// is now (Unix milliseconds), at least `after` + 1, on a clock not behind the kit's
+    /// day or what `seen` (the vault) has seen (`VouchClock`).
     /// The chain of rotations that leads to it is the key's own (`RecoveryKey.chain`: what
     /// the kit's QR code carries).
-    package static func root(_ key: RecoveryKey, issuers: [IssuerID], after: UInt64?) throws(LommeError) -> HouseholdRoot {
+    package static func root(_ key: RecoveryKey, issuers: [IssuerID], after: UInt64?, seen: VaultContents?) throws(LommeError) -> HouseholdRoot {
         let household = key.householdKey
-        let version = max(UInt64(max(0, VaultContents.nowMilliseconds())), (after ?? 0) + 1)
+        let version = try VouchClock.version(now: VaultContents.nowMilliseconds(), after: after, kit: key.made, seen: seen)
         let vouch = try Vouch.make(household, version: version, issuers: issuers)
         return HouseholdRoot(publicKey: household.publicKey, vouch: vouch, rotations: key.chain, made: .now())
     }
@@ -69,7 +70,7 @@ package struct RecoveryService {
         // The issuers the household key vouched for go on; the first kit vouches for this machine.
         let identity = opened.contents.identity ?? DeviceIdentity.generate()
         let issuers = current?.vouch.issuers ?? [identity.signing.publicKey.id]
-        let root = try Self.root(key, issuers: issuers, after: current?.vouch.version)
+        let root = try Self.root(key, issuers: issuers, after: current?.vouch.version, seen: opened.contents)
         return Kit(key: key, root: root, replaced: current != nil, previous: current, identity: identity, opened: opened)
     }
 
@@ -133,7 +134,7 @@ package struct RecoveryService {
         let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
         var contents = VaultContents()
         let identity = contents.ensureDeviceIdentity()
-        let root = try Self.root(key, issuers: [identity.signing.publicKey.id], after: nil)
+        let root = try Self.root(key, issuers: [identity.signing.publicKey.id], after: nil, seen: nil)
         contents.household.root = root
         let made = try Provisioning(context).createVault(contents: contents, source: unlock.source, noPrompt: unlock.noPrompt,
                                                          refusal: "--no-prompt: give the new passphrase with --passphrase-fd or --passphrase-file",

@@ -11,7 +11,7 @@ import LommeVaultKit
 enum KitOutput {
     /// The kit's page, from the key and the household key it derives.
     static func kit(_ key: RecoveryKey, household: String) -> RecoveryKit {
-        RecoveryKit(keyText: key.text, qrText: key.qrText, household: household, date: Instant.now().day,
+        RecoveryKit(keyText: key.text, qrText: key.qrText, household: household, date: (key.made ?? .now()).day,
                     earlierKits: key.chain.count)
     }
 
