@@ -319,19 +319,18 @@ final class SearchState: Sendable {
     func joinable() -> Int? { inner.withLock { $0.sharing.isEmpty ? nil : $0.sharing.removeFirst() } }
 
     /// Records the codes read, each unless the same payload was found before: a payload is
-    /// classified (`Decoded`) the first time it is seen, outside the lock.
+    /// classified (`Decoded`) the first time it is seen, outside the lock. A code's outline and
+    /// its payload are recorded together, under one lock: the judging thread never sees the one
+    /// without the other (`settled` would end the search before the payload it read is found).
     func report(_ read: [Sighting]) {
-        let fresh = inner.withLock { state in
+        let fresh = inner.withLock { state in read.filter { one in !state.found.contains { $0.bytes == one.bytes } } }
+        let decoded = fresh.map { Decoded(bytes: $0.bytes, pass: $0.pass) }
+        inner.withLock { state in
+            for one in decoded where !state.found.contains(where: { $0.bytes == one.bytes }) { state.found.append(one) }
             for one in read where one.corners.count >= 3 && !state.outlines.contains(one.corners) {
                 state.outlines.append(one.corners)
                 state.newOutline = true
             }
-            return read.filter { one in !state.found.contains { $0.bytes == one.bytes } }
-        }
-        guard !fresh.isEmpty else { return }
-        let decoded = fresh.map { Decoded(bytes: $0.bytes, pass: $0.pass) }
-        inner.withLock { state in
-            for one in decoded where !state.found.contains(where: { $0.bytes == one.bytes }) { state.found.append(one) }
         }
     }
 

@@ -14,30 +14,28 @@ package struct Symbol: Sendable, Equatable {
 }
 
 /// A thin, safe layer over libzbar's image scanner, for QR codes only and raw bytes (`ZBAR_CFG_BINARY`).
+///
+/// Each picture is scanned by a zbar scanner made for it alone: zbar's QR reader seeds the
+/// random numbers its RANSAC fit draws once per scanner (`qr_reader_init`), so a scanner kept
+/// across pictures reads a marginal code or not depending on what it scanned before — and with
+/// two workers, on which thread took which picture. A fresh scanner reads each picture as
+/// `zbarimg` does, whatever came before (`ZBarTests`).
 package final class ZBarScanner {
-    private let scanner: OpaquePointer
-
-    /// The spacing of zbar's scan lines, in pixels, the same across and down (zbar's "density").
-    private var lineSpacing: Int32 = 1
-
     /// How many pictures this scanner was handed (the deadline tests count them).
     package private(set) var scans = 0
 
-    package init() {
-        scanner = zbar_image_scanner_create()
+    package init() {}
+
+    /// A zbar scanner for QR codes alone, raw bytes, every `spacing`-th row and column.
+    private static func made(lineSpacing spacing: Int32) -> OpaquePointer? {
+        guard let scanner = zbar_image_scanner_create() else { return nil }
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1)
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
-        setLineSpacing(lineSpacing)
-    }
-
-    private func setLineSpacing(_ spacing: Int32) {
-        lineSpacing = spacing
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, spacing)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, spacing)
+        return scanner
     }
-
-    deinit { zbar_image_scanner_destroy(scanner) }
 
     /// zbar's name for 8-bit grey, `zbar_fourcc('Y','8','0','0')` (a C macro Swift cannot call).
     static let y800: UInt = UInt(UInt8(ascii: "Y")) | UInt(UInt8(ascii: "8")) << 8
@@ -47,8 +45,8 @@ package final class ZBarScanner {
     package func scan(_ image: GrayImage, lineSpacing spacing: Int32 = 1) -> [Symbol] {
         scans += 1
         guard image.width > 0, image.height > 0 else { return [] }
-        let spacing = max(1, spacing)
-        if spacing != lineSpacing { setLineSpacing(spacing) }
+        guard let scanner = Self.made(lineSpacing: max(1, spacing)) else { return [] }
+        defer { zbar_image_scanner_destroy(scanner) }
         guard let zimage = zbar_image_create() else { return [] }
         defer { zbar_image_destroy(zimage) }
         zbar_image_set_format(zimage, ZBarScanner.y800)

@@ -58,6 +58,31 @@ struct SharedPassTests {
                 "together the triples one thread is handed alone")
     }
 
+    /// The judging thread asks for outlines while a worker reports: whenever it sees a code's
+    /// outline, the code's payload is already among the results (else `Scanner.settled` could
+    /// end the search with the code read and nothing found, as a loaded CI machine once showed).
+    @Test func aCodesOutlineIsNeverSeenBeforeItsPayload() {
+        let corners: [SIMD2<Double>] = [[10, 10], [90, 10], [90, 90], [10, 90]]
+        let json = Array(#"{"clientId":"a","clientSecret":"b","userId":"c","accountNr":"d"}"#.utf8)
+        for round in 0..<200 {
+            let state = SearchState()
+            let sawOutline = DispatchSemaphore(value: 0)
+            let payloadThere = Mutex<Bool?>(nil)
+            DispatchQueue.global().async {
+                while payloadThere.withLock({ $0 }) == nil {
+                    if state.freshOutlines() != nil {
+                        let found = !state.results().isEmpty
+                        payloadThere.withLock { $0 = found }
+                    }
+                }
+                sawOutline.signal()
+            }
+            state.report([Sighting(bytes: json + Array("\(round)".utf8), pass: .grid, corners: corners)])
+            #expect(sawOutline.wait(timeout: Self.patience) == .success)
+            #expect(payloadThere.withLock { $0 } == true, "round \(round): an outline without its payload")
+        }
+    }
+
     @Test func aPassThatSharesIsJoinedOnceWhileItRuns() {
         let state = SearchState()
         #expect(state.joinable() == nil, "nothing running")
