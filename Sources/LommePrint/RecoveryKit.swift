@@ -141,11 +141,12 @@ enum Words {
              "This sheet is the key to your household's lomme-vault. If you forget the passphrase, "
                 + "`lomme-vault unlock --with recovery` opens your vault with it. On a new computer, "
                 + "`lomme-vault init --parent --restore` sets your household up again from it, and your "
-                + "children's devices accept codes from there without a question."),
+                + "children's devices accept codes from there without a question. A restore also needs a "
+                + "new secret from the bank and each child's key again (`lomme-vault key` on their device)."),
             ("Keep it like a passport",
-             "Anyone who holds this sheet can do the same. Keep it on paper, in a locked drawer or a safe: "
-                + "not on a computer, not in a photo. You need it only if your computer is lost or the "
-                + "passphrase is forgotten. A new kit (`lomme-vault recovery kit`) needs this one."),
+             "Anyone who holds this sheet can do the same. Keep it on paper, in a locked drawer or a safe; "
+                + "keep no copy on a computer or among a phone's photos. To restore, photograph it on the new "
+                + "computer, then delete the photo. A new kit (`lomme-vault recovery kit`) needs this one."),
         ] + (kit.earlierKits == 0 ? [] : [
             ("It replaces \(kit.earlierKits == 1 ? "an earlier kit" : "\(kit.earlierKits) earlier kits")",
              "Its QR code also holds the hand-over from the household's earlier kits, which a child's device "

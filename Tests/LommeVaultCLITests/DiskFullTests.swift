@@ -44,7 +44,7 @@ struct DiskFullTests {
     /// One line on stderr, naming the problem.
     static func expectOneLine(_ r: CLI.Result, containing needle: String, _ what: String) {
         #expect(r.status == 1, "\(what): exit \(r.status): \(r.stderr)")
-        let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("  ") && !$0.hasPrefix("Plain config") && !$0.hasPrefix("Will store") && !$0.hasPrefix("Replaces") }
+        let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("  ") && !$0.hasPrefix("* ") && !$0.hasPrefix("Plain config") && !$0.hasPrefix("Will store") && !$0.hasPrefix("Replaces") }
         #expect(lines.count == 1 && lines[0].hasPrefix("lomme-vault: ") && lines[0].contains(needle), "\(what): \(r.stderr)")
     }
 

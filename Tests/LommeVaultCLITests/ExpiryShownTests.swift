@@ -47,7 +47,7 @@ struct ExpiryShownTests {
         }
         let fresh = try code(issued: now, lifetime: 86400, "fresh")
         let (scanned, freshRead) = Self.timed { CLI.run(["scan", fresh]) }
-        let expiresIn = freshRead.map { "  expires in \(Self.rough(now + 86400 - $0)) (at \(Instant(seconds: now + 86400).text))" }
+        let expiresIn = freshRead.map { "  expires in \(Self.rough(now + 86400 - $0)) (at \(Instant(seconds: now + 86400).shown))" }
         #expect(scanned.status == 0 && expiresIn.contains { scanned.out.contains($0) }, "\(scanned.out)")
 
         // Expired two minutes ago: within the 5-minute allowance while the tool reads its clock
@@ -56,7 +56,7 @@ struct ExpiryShownTests {
         let late = try code(issued: lateExpiry - 3600, lifetime: 3600, "late")
         let (lateScan, lateRead) = Self.timed { CLI.run(["scan", late]) }
         let lateTexts = lateRead.map { read in
-            "expired \(Self.rough(read - lateExpiry)) ago (at \(Instant(seconds: lateExpiry).text))"
+            "expired \(Self.rough(read - lateExpiry)) ago (at \(Instant(seconds: lateExpiry).shown))"
                 + (read <= lateExpiry + 300 ? " — accepted within the 5-minute clock-skew allowance" : ": ask the parent for a new one")
         }
         #expect(lateTexts.contains { lateScan.out.contains($0) }, "\(lateScan.out)")
@@ -74,7 +74,7 @@ struct ExpiryShownTests {
         let (refused, refusedRead) = Self.timed { CLI.run(["import", old, "--yes", "--passphrase-file", pw], environment: env) }
         #expect(refused.status == 7, "\(refused.stderr)")
         let refusal = refusedRead.map {
-            "lomme-vault: this code expired \(Self.rough($0 - oldExpiry)) ago (at \(Instant(seconds: oldExpiry).text)); ask the parent for a new one\n"
+            "lomme-vault: this code expired \(Self.rough($0 - oldExpiry)) ago (at \(Instant(seconds: oldExpiry).shown)); ask the parent for a new one\n"
         }
         #expect(refusal.contains(refused.stderr), "\(refused.stderr)")
         #expect(readFile(box.vault) == before)

@@ -31,7 +31,8 @@ struct FirstRunTests {
         #expect(made.result.out == key.text + "\n", "--parent: the key's text and no QR code on stdout")
         #expect(made.receiving == key.fingerprint)
         #expect(made.result.stderr.contains("Created the vault \(box.vault)"))
-        #expect(made.result.stderr.contains("receiving key  \(made.receiving)  a parent seals codes to it"))
+        // A parent's receiving key takes the household from another parent's machine, not codes.
+        #expect(made.result.stderr.contains("receiving key  \(made.receiving)  another parent's machine seals the household to it"))
         #expect(made.result.stderr.contains("issuer         \(made.issuer)  a child compares it when importing a code this machine issues"))
         let options = ["--vault", box.vault, "--passphrase-file", box.path + "/pw"]
         let issuer = CLI.run(["key", "--issuer"] + options)

@@ -92,6 +92,52 @@ struct OutputAndAdviceTests {
         #expect(same.stderr.contains("Unchanged: this sealed code was imported already; nothing was written."))
     }
 
+    /// A re-import marks what changes: a renewed secret looks the same masked but for its
+    /// length, so its line is marked `*` in both blocks and nothing else is; a new code of
+    /// the same config says nothing in it changes.
+    @Test func aReimportMarksWhatChanges() throws {
+        let box = CLI.Sandbox()
+        let (env, pw) = Self.vault(box)
+        let key = try ReceivingKey(text: CLI.run(["key", "--text"], environment: env).out)
+        let issuer = IssuerKeyPair.generate()
+        let now = Int64(time(nil))
+        func imported(_ secret: String, at issued: Int64, _ name: String) -> [String] {
+            let code = CLI.qrImage(try! Envelope.seal(sampleConfig(secret: secret), to: key, issuer: issuer, now: issued, lifetime: 3600), in: box, name: name)
+            let result = CLI.run(["import", code, "--yes", "--passphrase-file", pw], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains(secret), "the secret is never shown")
+            return result.stderr.split(separator: "\n").map(String.init)
+        }
+        let first = imported("the first secret", at: now, "first")
+        #expect(first.contains("Will store:") && !first.contains { $0.hasPrefix("* ") }, "\(first)")
+        let renewed = imported("the first secret!", at: now + 1, "renewed")
+        #expect(renewed.contains("Will store (* marks what changes):") && renewed.contains("Replaces (kept as the previous config):"), "\(renewed)")
+        let marked = renewed.filter { $0.hasPrefix("* ") }
+        #expect(marked.count == 2 && marked.allSatisfy { $0.hasPrefix("* clientSecret") }, "\(renewed)")
+        #expect(renewed.contains { $0.hasPrefix("  clientId") }, "\(renewed)")
+        let same = imported("the first secret!", at: now + 2, "same")
+        #expect(same.contains("Will store the same config again (nothing in it changes):") && !same.contains { $0.hasPrefix("* ") }, "\(same)")
+    }
+
+    /// People read times in their own zone, as `date` shows them (TZ, here a POSIX zone
+    /// three hours east that needs no tzdata); `--json` keeps RFC 3339 in UTC.
+    @Test func peopleReadLocalTimesAndJSONKeepsUTC() throws {
+        let box = CLI.Sandbox()
+        let (env, pw) = Self.vault(box)
+        _ = pw
+        let zoned = env.merging(["TZ": "LVT-3"]) { $1 }
+        let listed = CLI.run(["slots", "--json"], environment: zoned).stdout
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(listed)) as? [[String: Any]])
+        let text = try #require(json.first?["created"] as? String, "\(json)")
+        let created = try #require(Instant(text: text), "\(text)")
+        #expect(text.hasSuffix("Z"), "\(text)")
+        let local = Instant(seconds: created.seconds + 3 * 3600).text  // e.g. 2026-11-29T07:12:33Z
+        let day = String(local.prefix(10)), minute = String(local.dropFirst(11).prefix(5))
+        let shown = "\(day) \(minute) LVT"
+        let slots = CLI.run(["slots"], environment: zoned).out
+        #expect(slots.contains("passphrase  \(shown)"), "\(slots)")
+    }
+
     @Test func unlockWithTPMKeepsTheTimeoutAsked() throws {
         let box = CLI.Sandbox()
         let (env, pw) = Self.vault(box)

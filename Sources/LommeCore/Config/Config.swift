@@ -208,17 +208,38 @@ extension Config {
     }
 
     /// Lines for a person to check, with the secret and the personal number hidden.
-    package var summaryLines: [String] {
-        var lines = [
-            (Field.clientId, clientId),
-            (Field.clientSecret, Config.maskedSecret(clientSecret)),
-            (Field.userId, maskedUserId),
-            (Field.accountNr, NorwegianNumbers.formatAccountNumber(accountNr)),
+    package var summaryLines: [String] { summaryLines(marking: nil) }
+
+    /// Each field as a person sees it (`shown`), with its value as stored (`value`, to
+    /// compare; never shown).
+    var summaryFields: [(name: String, shown: String, value: String)] {
+        var fields = [
+            (Field.clientId, clientId, clientId),
+            (Field.clientSecret, Config.maskedSecret(clientSecret), clientSecret),
+            (Field.userId, maskedUserId, userId),
+            (Field.accountNr, NorwegianNumbers.formatAccountNumber(accountNr), accountNr),
         ]
         for member in extras {
-            lines.append((JSON.printable(member.key), Config.shown(member)))
+            fields.append((JSON.printable(member.key), Config.shown(member), member.value.text))
         }
-        let width = lines.map(\.0.count).max() ?? 0
-        return lines.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+        return fields
+    }
+
+    /// `summaryLines`, with each field whose value differs from `other`'s (or that `other`
+    /// lacks) marked `*` in the margin: the one sign, on a re-import, of a new secret whose
+    /// masked form looks the same. Nil `other`: nothing marked.
+    package func summaryLines(marking other: Config?) -> [String] {
+        let theirs = Dictionary(other?.summaryFields.map { ($0.name, $0.value) } ?? [], uniquingKeysWith: { first, _ in first })
+        let fields = summaryFields
+        let width = fields.map(\.name.count).max() ?? 0
+        return fields.map { field in
+            let changed = other != nil && theirs[field.name] != field.value
+            return (changed ? "* " : "  ") + field.name + String(repeating: " ", count: width - field.name.count + 2) + field.shown
+        }
+    }
+
+    /// True when `other` holds the same fields with the same values.
+    package func sameFields(as other: Config) -> Bool {
+        summaryFields.map { [$0.name, $0.value] } == other.summaryFields.map { [$0.name, $0.value] }
     }
 }

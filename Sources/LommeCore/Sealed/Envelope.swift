@@ -156,7 +156,7 @@ package struct Envelope: Sendable, Equatable {
     /// `now` in seconds; a code counts as expired only past the whole second it expires in.
     func checkClock(now: Int64) throws(LommeError) {
         if now > expires + Envelope.clockSkew {
-            throw LommeError.refused(.codeExpired, "this code expired \(DurationText.rough(UInt64(now - expires))) ago (at \(Instant(seconds: expires).text)); ask the parent for a new one")
+            throw LommeError.refused(.codeExpired, "this code expired \(DurationText.rough(UInt64(now - expires))) ago (at \(Instant(seconds: expires).shown)); ask the parent for a new one")
         }
         if issued > now + Envelope.clockSkew {
             throw LommeError.refused(.codeFromTheFuture, "this code says it was issued \(DurationText.rough(UInt64(issued - now))) in the future; check both clocks")
@@ -167,7 +167,7 @@ package struct Envelope: Sendable, Equatable {
     /// within the clock-skew allowance "expired 2m ago — accepted within the 5-minute
     /// clock-skew allowance", or past it "expired 2h ago (at …): ask the parent for a new one".
     package func expiry(now: Int64) -> String {
-        let at = Instant(seconds: expires).text
+        let at = Instant(seconds: expires).shown
         if now <= expires { return "expires in \(DurationText.rough(UInt64(expires - now))) (at \(at))" }
         let ago = DurationText.rough(UInt64(now - expires))
         if now <= expires + Envelope.clockSkew {

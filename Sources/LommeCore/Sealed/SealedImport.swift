@@ -96,7 +96,7 @@ package struct SealedImport: Sendable {
         }
         let state: IssuerState = pinned == issuerKey ? .pinned : .vouched(old: pinned)
         let revoked = LommeError.refused(.issuerRevoked,
-            "this code was issued by \(newPrint), a machine the household no longer trusts: the household key \(held.fingerprint) vouched for another machine of the parents' since (\(held.vouch.signed.text)); do not use it, and ask the parent for a code from their current machine")
+            "this code was issued by \(newPrint), a parent's machine the household no longer trusts: with the recovery kit, the parents chose their other machines instead on \(held.vouch.signed.shown) (household \(held.fingerprint)); do not use it, and ask the parent for a code from their current machine")
         guard let carried else {
             // A code without the household's statements: only from the pinned issuer or one
             // the pinned vouch names. Never a flag's way in: a machine the household revoked
@@ -147,7 +147,7 @@ package struct SealedImport: Sendable {
     static func checkOrder(_ envelope: Envelope, _ content: SealedContent, identity: DeviceIdentity, revokesStored: Bool) throws(LommeError) {
         guard let last = identity.lastEnvelope, !revokesStored else { return }
         let issuer = content.issuerKey
-        let stamp = { (ms: Int64) in Instant(milliseconds: ms).text }
+        let stamp = { (ms: Int64) in Instant(milliseconds: ms).shown }
         if let revision = content.extensions.revision, let stored = last.revision, revision < stored {
             throw LommeError.refused(.olderRevision,
                 "this code carries revision \(revision) of the household's config, older than the config stored now (revision \(stored)); it was issued before the config changed — ask the parent for a new code")
@@ -196,7 +196,7 @@ package struct SealedImport: Sendable {
         // The issuer's name travels in the code (tag 7): the parent's machine, as the
         // household names it; text from the code, escaped where it is shown.
         let print = content.issuerFingerprint + (content.extensions.issuerName.map { " (\($0)'s machine)" } ?? "")
-        var lines = ["Sealed to this device; issued \(Instant(seconds: envelope.issued).text), \(envelope.expiry(now: now))."]
+        var lines = ["Sealed to this device; issued \(Instant(seconds: envelope.issued).shown), \(envelope.expiry(now: now))."]
         switch issuer {
         case .firstUse:
             lines.append("Issuer \(print): first sealed code on this device; it will be pinned, and later codes must come from the same issuer. Compare it with the issuer fingerprint on the parent's machine: `lomme-vault issue` printed it under the code, and `lomme-vault key --issuer` prints it there any time.")
@@ -207,18 +207,18 @@ package struct SealedImport: Sendable {
         case .replacing(let old):
             lines.append("Issuer \(print) REPLACES the pinned issuer \(old.fingerprint) (--trust-new-issuer).")
         case .vouched(let old) where household?.vouch.names(old) == true:
-            lines.append("Issuer \(print): another parent's machine of this household; the household key \(household?.fingerprint ?? "?") vouches for it, so it is taken without a question.")
+            lines.append("Issuer \(print): another of this household's parent machines; the household's recovery kit vouches for it (household \(household?.fingerprint ?? "?")), so it is taken without a question.")
         case .vouched(let old):
-            let vouch = household.map { " (its vouch of \($0.vouch.signed.text))" } ?? ""
-            let gone = household?.vouch.names(old) == false ? ", a machine the household no longer trusts" : ""
-            lines.append("Issuer \(print), new: the household key \(household?.fingerprint ?? "?") vouches for it\(vouch); it takes the place of \(old.fingerprint)\(gone).")
+            let when = household.map { " on \($0.vouch.signed.shown)" } ?? ""
+            let gone = household?.vouch.names(old) == false ? ", which this device no longer trusts" : ""
+            lines.append("Issuer \(print): the parent's new machine; the household's recovery kit vouches for it\(when) (household \(household?.fingerprint ?? "?")), so it is taken without a question. It takes the place of the machine \(old.fingerprint)\(gone).")
         }
         switch householdChange {
         case .none, .replaced: break
         case .learned:
             lines.append("Household key \(household!.fingerprint): pinned with the issuer. A new laptop of the parent's, restored from the household's recovery kit, is then taken without a question.")
         case .newerVouch:
-            lines.append("Household key \(household!.fingerprint): a newer vouch (\(household!.vouch.signed.text)) is pinned.")
+            lines.append("Household \(household!.fingerprint): the parents changed which of their machines it trusts (with the recovery kit, on \(household!.vouch.signed.shown)); this device follows: codes from a machine no longer on the list are refused from now on.")
         case .rotated:
             lines.append("Household key \(household!.fingerprint): a new key, which the pinned one vouched for (a new recovery kit); pinned.")
         }

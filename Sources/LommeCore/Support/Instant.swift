@@ -41,6 +41,20 @@ package struct Instant: Sendable, Hashable, Comparable {
         return day(parts) + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
     }
 
+    /// For people: the local time, as `date` shows it (the zone from TZ or the system's),
+    /// to the minute: `2025-01-31 13:00 CET`. What the vault and `--json` keep is `text`.
+    package var shown: String {
+        guard Instant.writable.contains(seconds) else { return "(a time outside years 0-9999)" }
+        var value = time_t(seconds)
+        var parts = tm()
+        tzset()
+        guard localtime_r(&value, &parts) != nil else { return text }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M %Z", &parts)
+        guard count > 0 else { return text }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The day in UTC, `2025-01-31` (the recovery kit's date).
     package var day: String {
         guard let parts = parts else { return "(a time outside years 0-9999)" }

@@ -140,11 +140,18 @@ package struct ImportService {
                  skipQuestion: Bool = false) throws(LommeError) {
         let interaction = context.interaction
         notes.forEach(interaction.notice)
-        interaction.notice("Will store:")
-        config.summaryLines.forEach(interaction.notice)
-        if let old {
+        if let old, config.sameFields(as: old) {
+            interaction.notice("Will store the same config again (nothing in it changes):")
+            config.summaryLines.forEach(interaction.notice)
+        } else if let old {
+            // What changes is marked in both blocks: a renewed secret looks the same masked.
+            interaction.notice("Will store (* marks what changes):")
+            config.summaryLines(marking: old).forEach(interaction.notice)
             interaction.notice("Replaces (kept as the previous config):")
-            old.summaryLines.forEach(interaction.notice)
+            old.summaryLines(marking: config).forEach(interaction.notice)
+        } else {
+            interaction.notice("Will store:")
+            config.summaryLines.forEach(interaction.notice)
         }
         if !request.yes && !skipQuestion {
             guard !request.unlock.noPrompt, interaction.canAsk else {

@@ -255,7 +255,7 @@ package struct IssueService {
                 throw error.with(message: "\(child.name): \(error.message); nothing was issued")
             }
             let state = household.state(of: child, config: opened.contents.config, index: index)
-            let reason = state.current ? "current, last code \(Instant(seconds: state.lastHandedOut!.issued).text)"
+            let reason = state.current ? "current, last code \(Instant(seconds: state.lastHandedOut!.issued).shown)"
                 : ChildState.Reason.wording(state.reasons)
             let trial = try Envelope.seal(config, to: child.receivingKey, issuer: stranger, issuedMs: nowMs, lifetime: request.lifetime,
                                           extensions: Self.extensions(credential: String(repeating: "0", count: 32), household: household,

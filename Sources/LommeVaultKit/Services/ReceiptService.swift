@@ -91,7 +91,7 @@ package struct ReceiptService {
         let index = Household.RecordIndex(household.issued)
         if let newest = index.last[record.recipient]?.handedOut, newest > position {
             let last = household.issued[newest]
-            throw LommeError.refused(.receiptOlderCode, "this receipt is for an older code of \(child.name)'s (issued \(Instant(seconds: record.issued).text)); their last code was issued \(Instant(seconds: last.issued).text): ask them to import it and show the new receipt; nothing changed")
+            throw LommeError.refused(.receiptOlderCode, "this receipt is for an older code of \(child.name)'s (issued \(Instant(seconds: record.issued).shown)); their last code was issued \(Instant(seconds: last.issued).shown): ask them to import it and show the new receipt; nothing changed")
         }
         return (child, record)
     }

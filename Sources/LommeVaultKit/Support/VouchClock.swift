@@ -45,6 +45,6 @@ package enum VouchClock {
     }
 
     static func behind(_ now: Instant, _ what: String) -> LommeError {
-        LommeError.failure(.clockBehind, "this computer's clock says \(now.text), \(what): a vouch signed now would lose to the household's older one and the children would refuse this machine's codes; set the clock (`timedatectl set-ntp true`, or `date`) and run this again; nothing was changed")
+        LommeError.failure(.clockBehind, "this computer's clock says \(now.shown), \(what): a vouch signed now would lose to the household's older one and the children would refuse this machine's codes; set the clock (`timedatectl set-ntp true`, or `date`) and run this again; nothing was changed")
     }
 }

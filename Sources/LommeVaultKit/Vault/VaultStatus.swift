@@ -132,24 +132,24 @@ package struct VaultStatus: Sendable {
         }
         if let issued {
             let age = Int64(time(nil)) - issued.seconds
-            out.append(row("issued", "\(Instant(seconds: issued.seconds).text) by \(issued.issuer) (\(DurationText.rough(UInt64(max(0, age)))) ago)"))
+            out.append(row("issued", "\(Instant(seconds: issued.seconds).shown) by \(issued.issuer) (\(DurationText.rough(UInt64(max(0, age)))) ago)"))
         }
         if let secret {
-            out.append(row("secret", secret.masked + (secret.set.map { ", set \($0.text)" } ?? "")))
+            out.append(row("secret", secret.masked + (secret.set.map { ", set \($0.shown)" } ?? "")))
         }
         if let children {
             let stale = children.notCurrent == 0 ? "all current"
                 : "\(children.notCurrent) not current: `lomme-vault child list` says why, `lomme-vault issue --all` gives new codes"
             out.append(row("children", "\(children.count) (\(stale))"))
         }
-        if let created { out.append(row("created", created.text)) }
-        if let updated { out.append(row("updated", "\(updated.text)\(hasPrevious ? " (the previous config is kept)" : "")")) }
+        if let created { out.append(row("created", created.shown)) }
+        if let updated { out.append(row("updated", "\(updated.shown)\(hasPrevious ? " (the previous config is kept)" : "")")) }
         if let receivingKey, let signingKey {
             out.append(row("receiving key", "\(receivingKey) (a parent seals codes to it with `lomme-vault issue --to`; `lomme-vault key` prints it)"))
             out.append(row("issuer", "\(signingKey) (this machine's: a child compares it when importing a code issued here)"))
             out.append(row("pinned issuer", pinnedIssuer.map { "\($0) (sealed codes are accepted from this issuer only)" } ?? "none yet"))
             if let household {
-                let when = Instant(milliseconds: Int64(clamping: household.vouch)).text
+                let when = Instant(milliseconds: Int64(clamping: household.vouch)).shown
                 out.append(row("household", household.own
                     ? "\(household.fingerprint) (its recovery kit is this vault's; newest vouch \(when))"
                     : "\(household.fingerprint) (pinned: its vouch of \(when) says which issuers speak for it)"))
@@ -160,7 +160,7 @@ package struct VaultStatus: Sendable {
             out.append(row("receiving key", "(unlock to see the receiving key and issuer fingerprints)"))
         }
         if !parents.isEmpty {
-            out.append(row("parents", parents.map { "\($0.name) (\($0.thisMachine ? "this machine" : $0.heard.map { "heard from \($0.text)" } ?? "not heard from yet"))" }
+            out.append(row("parents", parents.map { "\($0.name) (\($0.thisMachine ? "this machine" : $0.heard.map { "heard from \($0.shown)" } ?? "not heard from yet"))" }
                 .joined(separator: ", ") + " (`lomme-vault parent list`)"))
         }
         if !slots.isEmpty {

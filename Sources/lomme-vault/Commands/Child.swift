@@ -121,7 +121,7 @@ struct ChildCommand: ParsableCommand {
             }
             var lines = [row(["name", "receiving key", "account", "last handed out", "confirmed", "current"])]
             for entry in listing.children {
-                var last = entry.state.lastHandedOut.map { Instant(seconds: $0.issued).text } ?? "-"
+                var last = entry.state.lastHandedOut.map { Instant(seconds: $0.issued).shown } ?? "-"
                 if let by = entry.issuedBy, listing.severalParents { last += " by " + by }
                 let current = entry.state.current ? "yes" : "no: " + ChildState.Reason.wording(entry.state.reasons)
                 lines.append(row([entry.child.name, entry.child.receivingKey.fingerprint,
@@ -216,7 +216,7 @@ struct ChildCommand: ParsableCommand {
                                                        rejected: { _ in "the QR code in view is not a receipt; still looking" })
                     }
                     let confirmed = try service.confirm(decoded.code)
-                    let issued = Instant(seconds: confirmed.record.issued).text
+                    let issued = Instant(seconds: confirmed.record.issued).shown
                     Terminal.info(confirmed.already
                         ? "Unchanged: \(confirmed.child.name)'s receipt for the code issued \(issued) was confirmed already."
                         : "Confirmed: \(confirmed.child.name)'s device holds the code issued \(issued) (`lomme-vault child list`).")

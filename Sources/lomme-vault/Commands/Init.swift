@@ -88,10 +88,15 @@ struct Init: ParsableCommand {
             throw error
         }
         let receiving = made.identity.receiving.publicKey
+        let receives = try receivesCodes(context)
+        // What each key is for on this machine: a child's receives codes; a parent's issues
+        // them, and its receiving key only takes the household from another parent's machine.
+        let use = receives ? "a parent seals codes to it: show it to them (`lomme-vault key` prints it with its QR code)"
+            : "another parent's machine seals the household to it (part of the parent key `lomme-vault key --parent` shows)"
         Terminal.info("""
             Created the vault \(context.store.path) (\(made.limits); \(formatSeconds(made.seconds)) to unlock here).
             This machine's public fingerprints:
-              receiving key  \(receiving.fingerprint)  a parent seals codes to it: show it to them (`lomme-vault key` prints it with its QR code)
+              receiving key  \(receiving.fingerprint)  \(use)
               issuer         \(made.identity.signing.fingerprint)  a child compares it when importing a code this machine issues (`lomme-vault key --issuer`)
             """)
         if let key {
@@ -101,11 +106,11 @@ struct Init: ParsableCommand {
         } else if parent {
             Terminal.info("No recovery kit was made (no --recovery-kit FILE, and no terminal to show it on: it is shown only when standard output and standard error are both the terminal, so that its key lands in no file): until there is one, nothing can restore this household on a new laptop and codes carry no household key. Make one with `lomme-vault recovery kit --output kit.pdf`.")
         }
-        if try receivesCodes(context) {
+        if receives {
             try Self.madeAnyway { try DeviceKeyOutput.show(receiving, instead: "`lomme-vault key --output key.png` (the vault is made already)") }
             Terminal.info("Import a config with `lomme-vault import PHOTO` or `lomme-vault import --stdin`.")
         } else {
-            try Self.madeAnyway { try Terminal.output(receiving.text + "\n") }
+            try Self.madeAnyway { try Self.key(receiving.text, "This machine's receiving key") }
             Terminal.info("""
                 Next, on a parent's machine: store the bank's config with `lomme-vault import --stdin < config.json` (then \
                 delete the file), and add each child with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`, KEY \
@@ -135,7 +140,7 @@ struct Init: ParsableCommand {
         if recovery.recoveryImage == nil && restored.root.rotations.isEmpty {
             Terminal.info("The key was typed or read from a file, so this laptop's codes carry no hand-over from earlier kits. If the sheet says it replaces an earlier kit, restore from a photo of its code instead (--recovery-image): a child whose device has had no code since that kit refuses this laptop's codes.")
         }
-        try Self.madeAnyway { try Terminal.output(restored.identity.receiving.publicKey.text + "\n") }
+        try Self.madeAnyway { try Self.key(restored.identity.receiving.publicKey.text, "This laptop's receiving key") }
     }
 
     /// Runs `show` (the receiving key on stdout); when it did not reach stdout, the failure
@@ -165,7 +170,13 @@ struct Init: ParsableCommand {
               2. there: `lomme-vault parent add NAME --key KEY` (or `--key-image PHOTO`), with the recovery kit; it hands the household over as a file (--output FILE), a QR code, or into the sync folder
               3. here: `lomme-vault import FILE` (or a photo of that code), or `lomme-vault sync DIR`; then this machine issues codes the children take without a question
             """)
-        try Self.madeAnyway { try Terminal.output(key.text + "\n") }
+        try Self.madeAnyway { try Self.key(key.text, "This machine's parent key") }
+    }
+
+    /// A key on stdout: the text alone to a pipe or a file (for a script); on a terminal,
+    /// labelled, so that no bare `lvk1…` line ends the command.
+    static func key(_ text: String, _ label: String) throws(LommeError) {
+        try Terminal.output(Terminal.isTerminal(STDOUT_FILENO) ? "\(label): \(text)\n" : text + "\n")
     }
 
     /// --child, --parent, or the answer on a terminal (no terminal, or --no-prompt: no).

@@ -146,7 +146,7 @@ struct Issue: ParsableCommand {
             return "Above: a plain code: it holds the client secret in clear."
         }
         let whom = issued.child.map { "\($0) (\(recipient.fingerprint))" } ?? recipient.fingerprint
-        return "Above: sealed to \(whom), expires \(Instant(seconds: issued.expires).text); issuer \(issuer.fingerprint)."
+        return "Above: sealed to \(whom), expires \(Instant(seconds: issued.expires).shown); issuer \(issuer.fingerprint)."
     }
 
     /// What is said about a code: its kind, recipient, expiry, fields (the secret masked).
@@ -154,7 +154,7 @@ struct Issue: ParsableCommand {
         let shape = "QR version \(code.matrix.version), \(code.matrix.size)×\(code.matrix.size) modules, level \(code.matrix.level.rawValue)"
         var lines: [String] = []
         if let recipient = issued.recipient, let issuer = issued.issuer {
-            let expiry = Instant(seconds: issued.expires).text
+            let expiry = Instant(seconds: issued.expires).shown
             let whom = issued.child.map { "\($0) (receiving key \(recipient.fingerprint))" } ?? "receiving key \(recipient.fingerprint)"
             lines.append("Sealed to \(whom), expires \(expiry); issuer \(issuer.fingerprint) (\(shape)):")
             lines += issued.config.summaryLines

@@ -47,7 +47,7 @@ struct IssueAll {
                 try folder.replace(name, with: code.fileBytes(for: name), mode: code.kind.fileMode)
                 try service.handedOut(issued, of: &plan, now: Int64(time(nil)))
                 written += 1
-                Terminal.info("Wrote \(folder.path)/\(name): sealed to \(item.child.name) (\(item.child.receivingKey.fingerprint)), expires \(Instant(seconds: issued.expires).text).")
+                Terminal.info("Wrote \(folder.path)/\(name): sealed to \(item.child.name) (\(item.child.receivingKey.fingerprint)), expires \(Instant(seconds: issued.expires).shown).")
                 continue
             }
             if index > 0 { try Terminal.output("\u{1B}[H\u{1B}[2J") }  // the next code on a clean screen

@@ -99,7 +99,7 @@ struct ParentCommand: ParsableCommand {
             }
             Terminal.info("""
                 Added \(added.parent.name)'s machine (issuer \(added.parent.key.issuer.fingerprint)): the household key vouches for it \
-                now (vouch of \(added.vouch.signed.text)), and this machine is \(added.ownName) in the household. The household was \
+                now (vouch of \(added.vouch.signed.shown)), and this machine is \(added.ownName) in the household. The household was \
                 \(given.joined(separator: " and ")): on \(added.parent.name)'s machine run `lomme-vault import FILE` (or import a photo \
                 of the code, or `lomme-vault sync DIR`). From then on both machines issue codes the children take without a \
                 question; keep them agreeing with `lomme-vault sync DIR`.
@@ -147,7 +147,7 @@ struct ParentCommand: ParsableCommand {
             }
             let width = listed.map(\.parent.name.count).max() ?? 0
             for entry in listed {
-                let heard = entry.thisMachine ? "this machine" : entry.heard.map { "last heard from \($0.text)" } ?? "not heard from yet"
+                let heard = entry.thisMachine ? "this machine" : entry.heard.map { "last heard from \($0.shown)" } ?? "not heard from yet"
                 let removed = entry.parent.removed ? ", removed" : ""
                 try Terminal.output(JSON.printable(entry.parent.name).padding(toLength: width) + "  " + entry.parent.key.issuer.fingerprint + "  " + heard + removed + "\n")
             }

@@ -45,7 +45,7 @@ struct ReceiptCommand: ParsableCommand {
             return
         }
         let code = try IssuedCode(payload: receipt.text, kind: .receipt)
-        let about = "Receipt for the code issued \(Instant(seconds: receipt.issued).text) by \(receipt.issuer): the parent photographs it and runs `lomme-vault child confirm PHOTO`."
+        let about = "Receipt for the code issued \(Instant(seconds: receipt.issued).shown) by \(receipt.issuer): the parent photographs it and runs `lomme-vault child confirm PHOTO`."
         if let output {
             try FileIO.replace(output, with: code.fileBytes(for: output), mode: code.kind.fileMode)
             Terminal.info("Wrote the receipt to \(output). " + about)

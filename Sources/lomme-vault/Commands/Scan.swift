@@ -103,7 +103,7 @@ struct Scan: ParsableCommand {
         case .sealed(let envelope?, _):
             return """
                 \(photo): sealed lomme-vault code (the config inside is encrypted to one device)
-                  issued   \(Instant(seconds: envelope.issued).text)
+                  issued   \(Instant(seconds: envelope.issued).shown)
                   \(envelope.expiry(now: Int64(time(nil))))
                 Import it on the device it was issued to: `lomme-vault import \(again)`
 

@@ -20,7 +20,7 @@ struct Slots: ParsableCommand {
         }
         var lines = ["slot  kind        created               last unlock           details"]
         for slot in slots {
-            func time(_ value: UInt64?) -> String { value.map { Instant(seconds: Int64(clamping: $0)).text } ?? "-" }
+            func time(_ value: UInt64?) -> String { value.map { Instant(seconds: Int64(clamping: $0)).shown } ?? "-" }
             let cells = [String(slot.id), slot.kind, time(slot.created), time(slot.lastUsed)]
             let widths = [6, 12, 22, 22]
             lines.append(zip(cells, widths).map { $0 + String(repeating: " ", count: max($1 - $0.count, 1)) }.joined() + slot.details)

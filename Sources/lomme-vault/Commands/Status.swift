@@ -16,7 +16,7 @@ struct Status: ParsableCommand {
         let report = try StatusService(try vault.prepare()).run()
         if let warning = report.warning { Terminal.error(warning) }
         report.householdWarnings.forEach { Terminal.error("warning: " + $0) }
-        try Terminal.output(json ? report.json.text + "\n" : report.lines.map(TerminalText.line).joined(separator: "\n") + "\n")
+        if json { try Terminal.output(report.json.text + "\n") } else { try Terminal.labelled(report.lines) }
         if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
     }
 }

@@ -38,11 +38,14 @@ enum Terminal {
     /// Each line of `text` broken at spaces into lines of at most `columns` characters
     /// (a character a column: the tool's own text is no wider). A word longer than a whole
     /// line stays whole on a line of its own (the terminal cuts it; nothing else can).
-    /// The spaces where a line is broken are dropped; other runs of spaces are kept.
-    static func wrapped(_ text: String, columns: Int) -> String {
+    /// The spaces where a line is broken are dropped; other runs of spaces are kept. A
+    /// line's continuations are indented as its text is (`hangingIndent`): under the text
+    /// of a numbered step or a bullet, and with `labels`, under a `label:` column's value.
+    static func wrapped(_ text: String, columns: Int, labels: Bool = false) -> String {
         guard columns > 1 else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.count > columns else { return String(line) }
+            let indent = String(repeating: " ", count: hangingIndent(of: line, labels: labels, columns: columns))
             var lines: [String] = []
             var current = ""
             for word in line.split(separator: " ", omittingEmptySubsequences: false) {
@@ -54,12 +57,40 @@ enum Terminal {
                     continue  // a space at the break: dropped
                 } else {
                     if !current.isEmpty { lines.append(current) }
-                    current = String(word)
+                    current = (current.isEmpty ? "" : indent) + word
                 }
             }
             lines.append(current)
             return lines.joined(separator: "\n")
         }.joined(separator: "\n")
+    }
+
+    /// Where the text of `line` starts, for its continuation lines: after its leading
+    /// spaces, and after `1. ` or `- ` (a step or a bullet); with `labels`, after a
+    /// `label:` and the spaces that pad it (`status`). At most half the width, so a
+    /// continuation always has room.
+    static func hangingIndent(of line: Substring, labels: Bool, columns: Int) -> Int {
+        let characters = Array(line)
+        var index = characters.prefix { $0 == " " }.count
+        let rest = characters[index...]
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }.count
+        if digits > 0, rest.dropFirst(digits).starts(with: [".", " "]) {
+            index += digits + 2
+        } else if rest.starts(with: ["-", " "]) {
+            index += 2
+        } else if labels, let colon = rest.prefix(24).firstIndex(of: ":"), colon + 1 < characters.count, characters[colon + 1] == " " {
+            index = colon + 1
+            while index < characters.count, characters[index] == " " { index += 1 }
+        }
+        return index <= columns / 2 ? index : 0
+    }
+
+    /// Lines of `label:  value` for a person on stdout (`status`): control characters
+    /// escaped; on a terminal each wrapped at words, its continuations under the values.
+    /// Throws as `output` does.
+    static func labelled(_ lines: [String]) throws(LommeError) {
+        let text = lines.map(TerminalText.line).joined(separator: "\n")
+        try output((columns(STDOUT_FILENO).map { wrapped(text, columns: $0, labels: true) } ?? text) + "\n")
     }
 
     /// Text for a person on stdout (`scan`, `status`): line breaks kept, every other
