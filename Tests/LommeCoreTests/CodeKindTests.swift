@@ -12,7 +12,10 @@ struct CodeKindTests {
         let sealed = Array(try Envelope.seal(sampleConfig(), to: child.publicKey, issuer: SigningKeyPair.generate(), now: 1_800_000_000, lifetime: 60).utf8)
         let key = Array(child.publicKey.text.utf8)
         let other = Array("https://example.invalid/not-a-config".utf8)
-        let cases: [([UInt8], CodeKind, Bool)] = [(plain, .plain, true), (sealed, .sealed, true), (key, .receivingKey, false), (other, .other, false)]
+        let parent = Array(ParentKey(receiving: child.publicKey, issuer: IssuerKeyPair.generate().publicKey).text.uppercased().utf8)
+        let household = Array((HouseholdFile.textPrefix + "ABC").utf8)
+        let cases: [([UInt8], CodeKind, Bool)] = [(plain, .plain, true), (sealed, .sealed, true), (key, .receivingKey, false),
+                                                  (parent, .parentKey, false), (household, .household, true), (other, .other, false)]
         for (bytes, kind, importable) in cases {
             let classified = ClassifiedPayload(bytes)
             #expect(classified.kind == kind && classified.bytes == bytes && classified.text == String(decoding: bytes, as: UTF8.self))
@@ -24,6 +27,11 @@ struct CodeKindTests {
             return
         }
         #expect(parsed == child.publicKey)
+        guard case .parentKey(let parentKey?, nil) = ClassifiedPayload(parent).payload else {
+            Issue.record("a parent key (upper case, as its QR code holds it) is not classified as one")
+            return
+        }
+        #expect(parentKey.receiving == child.publicKey)
         // A key with a typo is still a receiving key, one that cannot be used, and says why.
         var typo = Array(child.publicKey.text)
         typo[12] = typo[12] == "q" ? "p" : "q"
@@ -58,9 +66,9 @@ struct CodeKindTests {
         #expect(kind.fileMode == (kind.holdsSecret ? 0o600 : 0o644))
         #expect((kind.facts.level == nil) == (kind == .other))
         #expect(!kind.what.isEmpty)
-        let expected: [CodeKind: QRErrorCorrection] = [.plain: .H, .recoveryKey: .Q, .sealed: .M, .receivingKey: .M, .receipt: .M]
+        let expected: [CodeKind: QRErrorCorrection] = [.plain: .H, .recoveryKey: .Q, .sealed: .M, .receivingKey: .M, .receipt: .M, .parentKey: .M, .household: .M]
         #expect(kind.facts.level == expected[kind])
         #expect(kind.holdsSecret == [.plain, .recoveryKey].contains(kind))
-        #expect(kind.isImportable == [.plain, .sealed].contains(kind))
+        #expect(kind.isImportable == [.plain, .sealed, .household].contains(kind))
     }
 }

@@ -143,4 +143,41 @@ struct SecondParentTests {
         // ISO in --json, the local time for people.
         #expect(heard.hasSuffix("Z") && mor.run(["parent", "list"]).out.contains("last heard from " + (Instant(text: heard)?.shown ?? "?")))
     }
+    /// The hand-over as a QR code (what `parent add` shows on a terminal when it fits),
+    /// photographed: `import PHOTO` on the new machine takes it as it takes the file; `scan`
+    /// names it and the parent key; a photo of the hand-over where the parent key goes is
+    /// refused with what it is.
+    @Test func aPhotoOfTheHandOverJoinsAsItsFileDoes() throws {
+        let home = try TwoParents(joined: false)
+        let box = home.box, mor = home.mor, far = home.far
+        try #require(far.run(["init", "--parent", "--join"]).status == 0)
+        let keyPNG = far.folder + "/key.png"
+        try #require(far.run(["key", "--parent", "--output", keyPNG]).status == 0)
+        let scannedKey = CLI.run(["scan", keyPNG])
+        #expect(scannedKey.status == 0 && scannedKey.out.contains("a parent's machine key") && scannedKey.out.contains("parent add"), "\(scannedKey.out)")
+        let handOver = box.path + "/far.lvh"
+        try TwoParents.require(mor.run(["parent", "add", "far", "--key-image", keyPNG, "--recovery-file", home.kit,
+                                        "--output", handOver, "--yes", "--as", "mor"]), "parent add")
+        // The code `parent add` draws on a terminal: LVH1: and Base45 of the file, made here
+        // by qrencode and photographed (turned, blurred, a JPEG).
+        let text = HouseholdFile.textPrefix + Base45.encode(readFile(handOver))
+        let textFile = box.write("hand-over.txt", text)
+        let png = box.path + "/hand-over.png", photo = box.path + "/hand-over.jpg"
+        try #require(CLI.run([], shell: "qrencode -l M -s 6 -o '\(png)' < '\(textFile)'").status == 0)
+        try #require(CLI.run([], shell: "convert '\(png)' -background white -rotate 3 -blur 0x0.6 -quality 90 '\(photo)'").status == 0)
+        let scanned = CLI.run(["scan", photo])
+        #expect(scanned.status == 0 && scanned.out.contains("a household handed over") && scanned.out.contains("lomme-vault import"), "\(scanned.out)")
+        // A photo of the hand-over where a parent key goes: refused, saying what it is.
+        let wrong = mor.run(["parent", "add", "far2", "--key-image", photo, "--recovery-file", home.kit, "--output", box.path + "/x.lvh", "--yes"])
+        #expect(wrong.status == 7 && wrong.stderr.contains("not a parent key (it is a household"), "\(wrong.status) \(wrong.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: box.path + "/x.lvh"))
+
+        let imported = far.run(["import", photo, "--yes"])
+        #expect(imported.status == 0 && imported.stderr.contains("joined the household"), "\(imported.stderr)")
+        #expect(home.sameSecret(mor, far), "the photographed hand-over carried the config")
+        #expect(try home.childFacts(far) == home.childFacts(mor))
+        // The same code again changes nothing.
+        let again = far.run(["import", photo, "--yes"])
+        #expect(again.status == 0 && again.stderr.contains("nothing new"), "\(again.stderr)")
+    }
 }

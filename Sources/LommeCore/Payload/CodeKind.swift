@@ -13,6 +13,11 @@ package enum CodeKind: Sendable, Equatable, CaseIterable {
     case receipt
     /// The household's recovery key (`LVR1:…`, the recovery kit's QR code): a secret.
     case recoveryKey
+    /// A parent's machine key (`lvp1…`, what `lomme-vault key --parent` shows), for `parent add`.
+    case parentKey
+    /// A household file as text (`LVH1:…`): the household handed over by another parent's
+    /// machine (`parent add`), or a journal carried by hand; `import` takes it.
+    case household
     /// Anything else: another application's code (a link, a Wi-Fi network, a contact).
     case other
 
@@ -39,6 +44,8 @@ package enum CodeKind: Sendable, Equatable, CaseIterable {
         case .receivingKey: Facts(what: "it is a device's receiving key, for `lomme-vault child add --key-image`", holdsSecret: false, importable: false, level: .M)
         case .receipt: Facts(what: "it is a child's receipt, for `lomme-vault child confirm`", holdsSecret: false, importable: false, level: .M)
         case .recoveryKey: Facts(what: "it is a household's recovery kit, a secret: put it away", holdsSecret: true, importable: false, level: .Q)
+        case .parentKey: Facts(what: "it is a parent's machine key, for `lomme-vault parent add --key-image`", holdsSecret: false, importable: false, level: .M)
+        case .household: Facts(what: "it is a household handed over by a parent's machine, for `lomme-vault import` on the machine it names", holdsSecret: false, importable: true, level: .M)
         case .other: Facts(what: "it holds other text", holdsSecret: false, importable: false, level: nil)
         }
     }

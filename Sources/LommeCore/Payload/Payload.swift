@@ -12,6 +12,11 @@ package enum Payload: Sendable {
     case receipt(Receipt?, problem: LommeError?)
     /// The household's recovery key (`LVR1:…`, the recovery kit's QR code): a secret.
     case recoveryKey
+    /// A parent's machine key (`lvp1…`, what `lomme-vault key --parent` shows), for `parent add`.
+    case parentKey(ParentKey?, problem: LommeError?)
+    /// A household file as text (`LVH1:…`, opened by the machine it is sealed to): the
+    /// code's bytes as they are, for `HouseholdFile.open`.
+    case household([UInt8])
     /// Anything else: another application's code.
     case other(String)
 
@@ -23,6 +28,8 @@ package enum Payload: Sendable {
         case .receivingKey: .receivingKey
         case .receipt: .receipt
         case .recoveryKey: .recoveryKey
+        case .parentKey: .parentKey
+        case .household: .household
         case .other: .other
         }
     }
@@ -39,6 +46,10 @@ package enum Payload: Sendable {
             self = parsed({ () throws(LommeError) in try Receipt(text: text) }, Payload.receipt)
         } else if RecoveryKey.isRecoveryKey(text) {
             self = .recoveryKey
+        } else if text.hasPrefix(HouseholdFile.textPrefix) {
+            self = .household(bytes)
+        } else if ParentKey.looksLikeKey(text) {
+            self = parsed({ () throws(LommeError) in try ParentKey(text: text) }, Payload.parentKey)
         } else if Bech32.decode(text.trimmingASCIIWhitespace(), prefix: ReceivingKey.textPrefix) != nil {
             self = parsed({ () throws(LommeError) in try ReceivingKey(text: text) }, Payload.receivingKey)
         } else if let json = PlainPayload.configLike(text) {

@@ -44,6 +44,11 @@ package struct ImportService {
             throw LommeError.refused("this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
         case .recoveryKey:
             throw LommeError.refused("this is a household's recovery kit, not a config: keep it secret, like a passport; the parent uses it with `lomme-vault unlock --with recovery` or `lomme-vault init --parent --restore`")
+        case .parentKey:
+            throw LommeError.refused("this is a parent's machine key (what `lomme-vault key --parent` shows), not a config; the parent with the household adds it with `lomme-vault parent add NAME --key-image PHOTO`")
+        case .household:
+            // The command takes a household's code to `SyncService.importFile` before this.
+            throw LommeError.refused("this is a household handed over by a parent's machine; `lomme-vault import` takes it on the machine it is sealed to")
         case .plain(let config?, let problem):
             // Parsed once, where it was read; the check digits are waived by --no-check only.
             if let problem, request.checksums { throw problem }

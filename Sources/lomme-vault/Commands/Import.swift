@@ -71,6 +71,14 @@ struct Import: ParsableCommand {
         }
         let found = camera.camera ? try PayloadInput.read(camera: camera) : try PayloadInput.read(photos: photos, stdin: stdin)
         found.notes.forEach(Terminal.info)
+        if found.payload.kind == .household {
+            // A household's QR code (what `parent add` shows on a terminal): taken as its file is.
+            let name = stdin ? "standard input" : camera.camera ? "the camera's code" : photos.first ?? "the code"
+            let result = try SyncService(context, vault.unlockOptions).importFile(found.payload.bytes, name: name, yes: yes)
+            Sync.say(result)
+            if case .nothingNew = result.outcome { Terminal.info("Unchanged: \(name) was taken already; nothing was written.") }
+            return
+        }
         var request = ImportService.Request()
         request.checksums = !noCheck
         request.yes = yes

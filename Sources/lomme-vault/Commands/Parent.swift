@@ -63,11 +63,13 @@ struct ParentCommand: ParsableCommand {
         func parentKey() throws(LommeError) -> ParentKey {
             if let key { return try ParentKey(text: key) }
             let photo = keyImage!
-            let found = try Scanner.scan(path: photo) { ParentKey.looksLikeKey($0.text) }
-            guard let text = found.first(where: { ParentKey.looksLikeKey($0.text) })?.text else {
-                throw LommeError.refused(.parentKeyNotOne, "the QR code in \(photo) is not a parent key; photograph what `lomme-vault key --parent` shows on the other parent's machine")
+            let found = try Scanner.scan(path: photo) { $0.kind == .parentKey }
+            guard case .parentKey(let parsed, let problem) = found.first(where: { $0.kind == .parentKey })?.code.payload else {
+                let what = found.first.map { " (\($0.kind.what))" } ?? ""
+                throw LommeError.refused(.parentKeyNotOne, "the QR code in \(photo) is not a parent key\(what); photograph what `lomme-vault key --parent` shows on the other parent's machine")
             }
-            return try ParentKey(text: text)
+            guard let parsed else { throw problem ?? LommeError.usage(.parentKeyNotOne, "the parent key in \(photo) cannot be read") }
+            return parsed
         }
 
         func run() throws {
@@ -90,7 +92,7 @@ struct ParentCommand: ParsableCommand {
             if let inFolder = added.inFolder { given.append("put into the sync folder (\(inFolder))") }
             if given.isEmpty {
                 let text = HouseholdFile.textPrefix + Base45.encode(added.handOver)
-                guard context.interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO), let code = try? IssuedCode(payload: text, kind: .sealed) else {
+                guard context.interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO), let code = try? IssuedCode(payload: text, kind: .household) else {
                     throw LommeError.failure("\(added.parent.name) is vouched for now, but the household is too large for a QR code here; hand it over as a file: run the same `lomme-vault parent add` again with --output FILE")
                 }
                 try TerminalCode.show(code, printedAfter: ["The household, handed over to \(added.parent.name)'s machine"],

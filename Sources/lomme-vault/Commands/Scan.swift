@@ -120,6 +120,12 @@ struct Scan: ParsableCommand {
             return "\(photo): a household's recovery kit: its key is a secret (not shown; `lomme-vault scan --raw` prints it). Keep the sheet like a passport; `lomme-vault recovery verify --recovery-image \(again)` checks it against a vault\n"
         case .receipt(nil, let problem):
             return "\(photo): a lomme-vault receipt that cannot be read: \(problem?.message ?? "damaged")\n"
+        case .parentKey(let key?, _):
+            return "\(photo): a parent's machine key, receiving key \(key.fingerprints.receiving), issuer \(key.fingerprints.issuer); the parent with the household adds it with `lomme-vault parent add NAME --key-image \(again)`\n\(key.text)\n"
+        case .parentKey(nil, let problem):
+            return "\(photo): a lomme-vault parent key that cannot be used: \(problem?.message ?? "damaged")\n"
+        case .household:
+            return "\(photo): a household handed over by a parent's machine (sealed to the machine it names); on that machine run `lomme-vault import \(again)`\n"
         case .plain(nil, _):
             return other(decoded.text, photo: photo, again: again)
         case .other(let text):

@@ -41,7 +41,7 @@ enum ParentKeyOutput {
             try Terminal.output(key.text + "\n")
             return
         }
-        let code = try IssuedCode(payload: key.text.uppercased(), kind: .receivingKey)
+        let code = try IssuedCode(payload: key.text.uppercased(), kind: .parentKey)
         let (receiving, issuer) = key.fingerprints
         let hint = """
             This machine's parent key (receiving key \(receiving), issuer \(issuer)). It is public: show it to \
