@@ -23,6 +23,9 @@ extension VaultContents {
         package var children = 0
         package var parents = 0
         package var records = 0
+        /// The household key moved on (a new recovery kit, made on another machine), and this
+        /// vault's recovery slot, which opened with the kit it replaces, was removed with it.
+        package var kitSlotRemoved = false
 
         package init() {}
 

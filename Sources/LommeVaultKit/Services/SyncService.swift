@@ -219,8 +219,13 @@ package struct SyncService {
         }
         var taken: [(Read, Outcome)] = []
         var journal: (name: String, bytes: [UInt8], recipients: [Parent])?
-        let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
+        // A new kit made on another machine replaces the one this vault's recovery slot opens
+        // with: the slot goes in the same write (a replaced kit opens nothing).
+        var kitReplaced = false
+        let kitSlot = opened.sealed.version == VaultFormat.version2 && opened.sealed.slots.contains(where: \.opensWithTheKit)
+        let written = try VaultActions.updated(opened, keep: { !(kitReplaced && $0.opensWithTheKit) }) { (contents: inout VaultContents) throws(LommeError) in
             taken = []
+            kitReplaced = false
             if let folder { contents.household.sync = contents.household.sync ?? SyncState(); contents.household.sync?.folder = folder }
             if let joining { try Self.join(joining, into: &contents, me: identity) }
             for one in read.sorted(by: { $0.writer.bytes.lexicographicallyPrecedes($1.writer.bytes) }) {
@@ -233,7 +238,13 @@ package struct SyncService {
             for index in taken.indices {
                 guard case .taken = taken[index].1 else { continue }
                 let one = taken[index].0
-                taken[index].1 = .taken(contents.merge(one.facts, writer: one.writer, me: me, now: Instant.now()))
+                let household = contents.household.root?.publicKey
+                var merged = contents.merge(one.facts, writer: one.writer, me: me, now: Instant.now())
+                if household != nil, contents.household.root?.publicKey != household {
+                    kitReplaced = true
+                    merged.kitSlotRemoved = kitSlot
+                }
+                taken[index].1 = .taken(merged)
                 let id = one.writer.id.hex
                 var sync = contents.household.sync ?? SyncState()
                 if let journal = one.journal {

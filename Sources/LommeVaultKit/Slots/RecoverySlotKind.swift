@@ -44,6 +44,12 @@ extension SlotOption {
     package static let recovery = SlotOption("recovery")
 }
 
+extension VaultSlot {
+    /// A slot the household's recovery kit opens: when the household key moves on to a new
+    /// kit made on another machine, it opens with the kit replaced and goes (`SyncService`).
+    package var opensWithTheKit: Bool { kind == SlotKind.recovery.byte }
+}
+
 /// The `recovery` kind's option in a request.
 extension SlotRequest {
     /// Where the recovery key comes from (`--recovery-file`, `--recovery-image`); nil: the terminal.

@@ -73,12 +73,15 @@ package enum VaultActions {
     /// `update`, returning the vault as it was written: a second change made with it finds
     /// the file as it left it and needs neither to read nor to open it again (`issue --all`
     /// writes each code's record, then its hand-out, for every child).
-    package static func updated(_ opened: OpenedVault, _ change: (inout VaultContents) throws(LommeError) -> Void) throws(LommeError) -> OpenedVault {
+    /// `keep`, asked after `change`: the slots that stay (nil: all; a write that removes one
+    /// leaves no `.bak` it opens, `VaultStore.write`).
+    package static func updated(_ opened: OpenedVault, keep: ((VaultSlot) -> Bool)? = nil,
+                                _ change: (inout VaultContents) throws(LommeError) -> Void) throws(LommeError) -> OpenedVault {
         let store = opened.store
         return try store.withWriteLock { () throws(LommeError) -> OpenedVault in
             var (current, contents) = try current(opened)
             try change(&contents)
-            let (bytes, key) = try VaultSealing.reseal(current, key: opened.master, contents: contents)
+            let (bytes, key) = try VaultSealing.reseal(current, key: opened.master, contents: contents, keep: keep)
             try store.write(bytes, key: key)
             if current.version == VaultFormat.version1 { keepSession(opened, bytes: bytes, key: key) }
             var written = OpenedVault(store: store, sealed: try VaultFormat.parse(bytes), master: key, contents: contents,

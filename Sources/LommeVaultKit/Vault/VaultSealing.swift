@@ -28,7 +28,9 @@ package enum VaultSealing {
     /// passphrase slot opens with the same passphrase: the v1 master key is exactly that
     /// slot's key-encryption key (same salt, same limits). Returns the bytes and the vault
     /// key they open with.
-    static func reseal(_ current: VaultFormat.Sealed, key: SecureBytes, contents: VaultContents) throws(LommeError) -> (bytes: [UInt8], key: SecureBytes) {
+    /// `keep`: the slots that stay (nil: all); a version 1 file has only its passphrase.
+    static func reseal(_ current: VaultFormat.Sealed, key: SecureBytes, contents: VaultContents,
+                       keep: ((VaultSlot) -> Bool)? = nil) throws(LommeError) -> (bytes: [UInt8], key: SecureBytes) {
         var layout: VaultLayout
         var fileKey = key
         if current.version == VaultFormat.version1 {
@@ -38,6 +40,7 @@ package enum VaultSealing {
             layout = VaultLayout(salt: current.salt, publicKeys: VaultPublicKeys(), slots: [first])
         } else {
             layout = VaultLayout(current)
+            if let keep { layout.slots = layout.slots.filter(keep) }
         }
         layout.publicKeys = try publicKeys(contents)
         return (VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout), fileKey)

@@ -73,6 +73,14 @@ struct Sync: ParsableCommand {
             if report.parents > 0 { changes.append("\(report.parents) parent\(report.parents == 1 ? "" : "s")") }
             if report.records > 0 { changes.append("\(report.records) record\(report.records == 1 ? "" : "s")") }
             Terminal.info("\(file.name)\(who): " + (changes.isEmpty ? "nothing new" : "took " + changes.joined(separator: ", ")))
+            if report.kitSlotRemoved {
+                Terminal.info("""
+                    The household has a new recovery kit, made on \(file.writer ?? "another parent's machine"): \
+                    the kit it replaces no longer opens this vault (its recovery slot was removed). Keep the new \
+                    kit; it restores the household (`lomme-vault init --parent --restore`), and this vault opens \
+                    with its passphrase.
+                    """)
+            }
         case .refused(let error):
             Terminal.error("\(file.name): refused: \(error.message)")
         case .ignored(let error):
