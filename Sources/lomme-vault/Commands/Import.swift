@@ -63,21 +63,13 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let context = try vault.prepare()
-        if photos.count == 1, let bytes = try Self.householdFile(photos[0]) {
-            let result = try SyncService(context, vault.unlockOptions).importFile(bytes, name: photos[0], yes: yes)
-            Sync.say(result)
-            if case .nothingNew = result.outcome { Terminal.info("Unchanged: \(photos[0]) was taken already; nothing was written.") }
-            return
-        }
+        if photos.count == 1, let bytes = try Self.householdFile(photos[0]) { return try takeHousehold(bytes, name: photos[0], context) }
         let found = camera.camera ? try PayloadInput.read(camera: camera) : try PayloadInput.read(photos: photos, stdin: stdin)
         found.notes.forEach(Terminal.info)
         if found.payload.kind == .household {
             // A household's QR code (what `parent add` shows on a terminal): taken as its file is.
             let name = stdin ? "standard input" : camera.camera ? "the camera's code" : photos.first ?? "the code"
-            let result = try SyncService(context, vault.unlockOptions).importFile(found.payload.bytes, name: name, yes: yes)
-            Sync.say(result)
-            if case .nothingNew = result.outcome { Terminal.info("Unchanged: \(name) was taken already; nothing was written.") }
-            return
+            return try takeHousehold(found.payload.bytes, name: name, context)
         }
         var request = ImportService.Request()
         request.checksums = !noCheck
@@ -95,6 +87,14 @@ struct Import: ParsableCommand {
         case .created: Terminal.info("Created the vault and stored the config in \(path).")
         }
         if found.payload.kind == .sealed { try offerReceipt(context) }
+    }
+
+    /// A household file or code (the household handed over, or a journal by hand), taken as
+    /// `sync` takes a folder's file.
+    func takeHousehold(_ bytes: [UInt8], name: String, _ context: VaultContext) throws {
+        let result = try SyncService(context, vault.unlockOptions).importFile(bytes, name: name, yes: yes)
+        Sync.say(result)
+        if case .nothingNew = result.outcome { Terminal.info("Unchanged: \(name) was taken already; nothing was written.") }
     }
 
     /// The bytes of `path` when it is a household file (a hand-over or a journal), else nil:
