@@ -286,6 +286,12 @@ final class SearchState: Sendable {
     private let inner = Mutex(Inner())
     /// What zbar's scans of whole views take in this search.
     let pace = ZBarPace()
+    /// Makes a payload's `Decoded` (a test slows it, to look in while it runs).
+    private let classify: @Sendable (_ bytes: [UInt8], _ pass: PassName) -> Decoded
+
+    init(classify: @escaping @Sendable (_ bytes: [UInt8], _ pass: PassName) -> Decoded = { Decoded(bytes: $0, pass: $1) }) {
+        self.classify = classify
+    }
 
     var stopped: Bool { inner.withLock { $0.stopped } }
     func stop() { inner.withLock { $0.stopped = true } }
@@ -324,7 +330,7 @@ final class SearchState: Sendable {
     /// without the other (`settled` would end the search before the payload it read is found).
     func report(_ read: [Sighting]) {
         let fresh = inner.withLock { state in read.filter { one in !state.found.contains { $0.bytes == one.bytes } } }
-        let decoded = fresh.map { Decoded(bytes: $0.bytes, pass: $0.pass) }
+        let decoded = fresh.map { classify($0.bytes, $0.pass) }
         inner.withLock { state in
             for one in decoded where !state.found.contains(where: { $0.bytes == one.bytes }) { state.found.append(one) }
             for one in read where one.corners.count >= 3 && !state.outlines.contains(one.corners) {
