@@ -62,7 +62,7 @@ struct IssuedByShownTests {
         #expect(status.status == 0, "\(status.stderr)")
         #expect(!status.stderr.contains("not been heard from") && !status.stderr.contains("warning"), "\(status.stderr)")
         let heard = try #require(try home.parents(mor)["far"]?["lastHeard"] as? String)
-        #expect(status.out.contains("far (heard from \(heard))") && status.out.contains("mor (this machine)"), "\(status.out)")
+        #expect(status.out.contains("far (heard from \(Instant(text: heard)?.shown ?? heard))") && status.out.contains("mor (this machine)"), "\(status.out)")
         let json = CLI.run(["status", "--json"], environment: ["LOMME_VAULT": mor.vault])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         let parents = try #require(report["parents"] as? [[String: Any]])

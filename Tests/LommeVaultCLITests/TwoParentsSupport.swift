@@ -59,11 +59,18 @@ struct TwoParents {
         return key
     }
 
-    /// A sealed code from `machine` to `child`, written to `name` in the sandbox.
+    /// A sealed code from `machine` to `child`, written to `name` in the sandbox. Each code
+    /// of the story is issued in a later second than the one before, as people issue them:
+    /// records of one revision sort by their issue second, then by their random id
+    /// (`Household.recordOrder`), so two codes of one second would be "last" by chance.
     @discardableResult
     func issue(from machine: Machine, _ name: String, to child: String = "anna") throws -> String {
         let png = box.path + "/" + name
+        let marker = box.path + "/.last-issue-second"
+        let last = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int($0) } ?? 0
+        while time(nil) <= last { usleep(50_000) }
         try Self.require(machine.run(["issue", "--to", child, "--output", png]), "issue from \(machine.name)")
+        try String(time(nil)).write(toFile: marker, atomically: true, encoding: .utf8)
         return png
     }
 

@@ -207,7 +207,7 @@ package struct SealedImport: Sendable {
         case .replacing(let old):
             lines.append("Issuer \(print) REPLACES the pinned issuer \(old.fingerprint) (--trust-new-issuer).")
         case .vouched(let old) where household?.vouch.names(old) == true:
-            lines.append("Issuer \(print): another of this household's parent machines; the household's recovery kit vouches for it (household \(household?.fingerprint ?? "?")), so it is taken without a question.")
+            lines.append("Issuer \(print): another parent's machine of this household; the household's recovery kit vouches for it (household \(household?.fingerprint ?? "?")), so it is taken without a question.")
         case .vouched(let old):
             let when = household.map { " on \($0.vouch.signed.shown)" } ?? ""
             let gone = household?.vouch.names(old) == false ? ", which this device no longer trusts" : ""
