@@ -29,7 +29,7 @@ package enum FrameLimits {
 
     static func check(width: Int, height: Int, path: String) throws(LommeError) {
         guard width > 0, height > 0, width <= maximumSide, height <= maximumSide, width * height <= maximumPixels else {
-            throw LommeError.image("the frames of \(ImageLimits.display(path)) are \(width)×\(height) pixels, over lomme-vault's limit of 9 MP a frame")
+            throw LommeError.image(.videoFramesTooLarge, "the frames of \(ImageLimits.display(path)) are \(width)×\(height) pixels, over lomme-vault's limit of 9 MP a frame")
         }
     }
 
@@ -54,27 +54,27 @@ enum FrameErrors {
         switch -code {
         case 2 /* ENOENT */, 19 /* ENODEV */, 6 /* ENXIO */:
             return device
-                ? LommeError.image("no camera at \(shown); plug one in, or name another with --device (ls /dev/video*); a user needs the group video to use it")
-                : LommeError.image("no such file: \(shown)")
+                ? LommeError.image(.cameraMissing, "no camera at \(shown); plug one in, or name another with --device (ls /dev/video*); a user needs the group video to use it")
+                : LommeError.image(.videoMissing, "no such file: \(shown)")
         case 13 /* EACCES */, 1 /* EPERM */:
             return device
-                ? LommeError.image("no permission to read the camera \(shown); add yourself to the group video (sudo adduser $USER video) and log in again")
-                : LommeError.image("no permission to read \(shown)")
+                ? LommeError.image(.cameraNoPermission, "no permission to read the camera \(shown); add yourself to the group video (sudo adduser $USER video) and log in again")
+                : LommeError.image(.videoNoPermission, "no permission to read \(shown)")
         case 16 /* EBUSY */ where device:
-            return LommeError.image("the camera \(shown) is busy: another program is using it; close it and try again (a user needs the group video to use it)")
+            return LommeError.image(.cameraBusy, "the camera \(shown) is busy: another program is using it; close it and try again (a user needs the group video to use it)")
         default:
             return device
-                ? LommeError.image("cannot open the camera \(shown) (\(describe(code))); check it works (a user needs the group video to use it)")
+                ? LommeError.image(.cameraUnopenable, "cannot open the camera \(shown) (\(describe(code))); check it works (a user needs the group video to use it)")
                 : notAVideo(path, code: code)
         }
     }
 
     static func notAVideo(_ path: String, code: Int32) -> LommeError {
-        LommeError.image("\(ImageLimits.display(path)) is not a video lomme-vault can read (\(describe(code))); give a recording in MJPEG, H.264 or raw YUV (Matroska, MP4 or AVI), or read a photo without --camera")
+        LommeError.image(.videoUnreadable, "\(ImageLimits.display(path)) is not a video lomme-vault can read (\(describe(code))); give a recording in MJPEG, H.264 or raw YUV (Matroska, MP4 or AVI), or read a photo without --camera")
     }
 
     static func read(_ path: String, code: Int32) -> LommeError {
-        LommeError.image("the camera \(ImageLimits.display(path)) stopped sending frames (\(describe(code))); plug it in again and retry")
+        LommeError.image(.cameraStopped, "the camera \(ImageLimits.display(path)) stopped sending frames (\(describe(code))); plug it in again and retry")
     }
 
     /// FFmpeg's text for an error code.

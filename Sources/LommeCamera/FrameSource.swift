@@ -66,12 +66,12 @@ package final class FrameSource {
         guard stat(path, &info) == 0 else { throw FrameErrors.open(path, code: -errno, device: path.hasPrefix("/dev/")) }
         isDevice = (info.st_mode & S_IFMT) == S_IFCHR
         if !isDevice && (info.st_mode & S_IFMT) != S_IFREG {
-            throw LommeError.image("\(ImageLimits.display(path)) is neither a camera nor a video file; name a camera such as /dev/video0 or a video file with --device")
+            throw LommeError.image(.videoUnreadable, "\(ImageLimits.display(path)) is neither a camera nor a video file; name a camera such as /dev/video0 or a video file with --device")
         }
         // FFmpeg's own messages would reach stderr past the CLI: it says nothing, and its
         // errors come back as codes turned into one line here.
         av_log_set_level(FrameLimits.logQuiet)
-        guard let context = avformat_alloc_context() else { throw LommeError.failure("out of memory opening \(ImageLimits.display(path))") }
+        guard let context = avformat_alloc_context() else { throw LommeError.failure(.outOfMemory, "out of memory opening \(ImageLimits.display(path))") }
         context.pointee.interrupt_callback.callback = { opaque in
             guard let opaque else { return 0 }
             return Unmanaged<InterruptFlag>.fromOpaque(opaque).takeUnretainedValue().raised ? 1 : 0
@@ -95,7 +95,7 @@ package final class FrameSource {
         if isDevice && inputFormat == nil {
             var unused: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&unused)
-            throw LommeError.image("this FFmpeg reads no camera (no video4linux2 input); install the Debian package libavdevice59")
+            throw LommeError.image(.cameraUnsupported, "this FFmpeg reads no camera (no video4linux2 input); install the Debian package libavdevice59")
         }
         var opening: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context itself.
@@ -131,15 +131,15 @@ package final class FrameSource {
         let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codecFound, 0)
         guard index >= 0, let codecFound, let streams = format.pointee.streams, let stream = streams[Int(index)],
               let parameters = stream.pointee.codecpar else {
-            throw LommeError.image("\(ImageLimits.display(path)) holds no video lomme-vault can read; record MJPEG, H.264 or raw YUV")
+            throw LommeError.image(.videoCodecUnsupported, "\(ImageLimits.display(path)) holds no video lomme-vault can read; record MJPEG, H.264 or raw YUV")
         }
         let name = codecFound.pointee.name.map { String(cString: $0) } ?? "?"
         guard FrameLimits.decoders.contains(name) else {
-            throw LommeError.image("\(ImageLimits.display(path)) holds \(TerminalText.line(name)) video, which lomme-vault does not read; record MJPEG, H.264 or raw YUV")
+            throw LommeError.image(.videoCodecUnsupported, "\(ImageLimits.display(path)) holds \(TerminalText.line(name)) video, which lomme-vault does not read; record MJPEG, H.264 or raw YUV")
         }
         let w = Int(parameters.pointee.width), h = Int(parameters.pointee.height)
         try FrameLimits.check(width: w, height: h, path: path)
-        guard let decoder = avcodec_alloc_context3(codecFound) else { throw LommeError.failure("out of memory opening a decoder") }
+        guard let decoder = avcodec_alloc_context3(codecFound) else { throw LommeError.failure(.outOfMemory, "out of memory opening a decoder") }
         self.decoder = decoder
         guard avcodec_parameters_to_context(decoder, parameters) >= 0 else { throw FrameErrors.notAVideo(path, code: -1) }
         // One thread: the scanner has the other core.
@@ -151,7 +151,7 @@ package final class FrameSource {
         guard opened >= 0 else { throw FrameErrors.notAVideo(path, code: opened) }
         packet = av_packet_alloc()
         frame = av_frame_alloc()
-        guard packet != nil, frame != nil else { throw LommeError.failure("out of memory opening a decoder") }
+        guard packet != nil, frame != nil else { throw LommeError.failure(.outOfMemory, "out of memory opening a decoder") }
         self.stream = index
         let base = stream.pointee.time_base
         timeBase = base.den > 0 ? Double(base.num) / Double(base.den) : 0

@@ -73,23 +73,23 @@ enum HEIFCodec {
         _ body: (OpaquePointer, Int, Int) throws(LommeError) -> T
     ) throws(LommeError) -> T {
         guard initialized else {
-            throw .image("cannot read \(ImageLimits.display(name)): libheif failed to start; convert the picture to JPEG or PNG and try again")
+            throw .image(.imageLibraryUnusable, "cannot read \(ImageLimits.display(name)): libheif failed to start; convert the picture to JPEG or PNG and try again")
         }
         switch HEIFReferences.damage(bytes) {
         case .loop:
-            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images refer to each other in a loop); convert the picture to JPEG or PNG and try again")
+            throw .image(.imageDamaged, "cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images refer to each other in a loop); convert the picture to JPEG or PNG and try again")
         case .notAPicture:
-            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (an image is made from an item that is not a picture); convert the picture to JPEG or PNG and try again")
+            throw .image(.imageDamaged, "cannot read \(ImageLimits.display(name)): the HEIC file is damaged (an image is made from an item that is not a picture); convert the picture to JPEG or PNG and try again")
         case .tooComplex:
-            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images are made from images more than \(HEIFReferences.maxDepth) levels deep or from more than \(HEIFReferences.maxDecodes) pictures); convert the picture to JPEG or PNG and try again")
+            throw .image(.imageDamaged, "cannot read \(ImageLimits.display(name)): the HEIC file is damaged (its images are made from images more than \(HEIFReferences.maxDepth) levels deep or from more than \(HEIFReferences.maxDecodes) pictures); convert the picture to JPEG or PNG and try again")
         case .ambiguous:
-            throw .image("cannot read \(ImageLimits.display(name)): the HEIC file is damaged (it holds two 'meta', 'iinf' or 'iref' boxes, or two items of one number); convert the picture to JPEG or PNG and try again")
+            throw .image(.imageDamaged, "cannot read \(ImageLimits.display(name)): the HEIC file is damaged (it holds two 'meta', 'iinf' or 'iref' boxes, or two items of one number); convert the picture to JPEG or PNG and try again")
         case nil:
             break
         }
         let outcome: Result<T, LommeError> = bytes.withUnsafeBufferPointer { data in
             guard let context = heif_context_alloc() else {
-                return .failure(.image("cannot read \(ImageLimits.display(name)): libheif is out of memory"))
+                return .failure(.image(.outOfMemory, "cannot read \(ImageLimits.display(name)): libheif is out of memory"))
             }
             defer { heif_context_free(context) }
             heif_context_set_maximum_image_size_limit(context, Int32(largestSide))
@@ -114,12 +114,12 @@ enum HEIFCodec {
     private static func problem(_ error: heif_error, name: String) -> LommeError {
         let detail = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         if error.subcode == heif_suberror_Security_limit_exceeded {
-            return .image("\(ImageLimits.display(name)) declares a HEIC picture more than \(largestSide) pixels a side "
+            return .image(.imageTooLarge, "\(ImageLimits.display(name)) declares a HEIC picture more than \(largestSide) pixels a side "
                 + "(or more than libheif allows), more than any photo; refusing to load it — export it as JPEG and try again")
         }
         if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype
             || error.code == heif_error_Plugin_loading_error {
-            return .image("\(ImageLimits.display(name)) is a HEIF picture this system's libheif cannot decode (\(ImageLimits.oneLine(detail))); export it as JPEG and try again")
+            return .image(.imageFormatUnsupported, "\(ImageLimits.display(name)) is a HEIF picture this system's libheif cannot decode (\(ImageLimits.oneLine(detail))); export it as JPEG and try again")
         }
         return ImageLimits.damaged(name: name, library: "libheif", detail: detail)
     }

@@ -13,7 +13,7 @@ package enum ImageLimits {
     /// Checks a size declared by a file header. Call it before allocating pixels.
     static func check(width: Int, height: Int, name: String) throws(LommeError) {
         if width <= 0 || height <= 0 {
-            throw .image("\(display(name)) declares a \(width)×\(height) picture, which has no pixels; it is damaged, take or export the picture again")
+            throw .image(.imageDamaged, "\(display(name)) declares a \(width)×\(height) picture, which has no pixels; it is damaged, take or export the picture again")
         }
         if width > maxSide || height > maxSide || width.multipliedReportingOverflow(by: height).overflow
             || width * height > maxPixels {
@@ -22,14 +22,14 @@ package enum ImageLimits {
     }
 
     static func tooLarge(name: String, detail: String) -> LommeError {
-        .image("\(display(name)) declares \(detail), more than any photo; refusing to load it (the limit is \(maxSide) pixels a side and \(maxPixels / 1_000_000) megapixels)")
+        .image(.imageTooLarge, "\(display(name)) declares \(detail), more than any photo; refusing to load it (the limit is \(maxSide) pixels a side and \(maxPixels / 1_000_000) megapixels)")
     }
 
     static func damaged(name: String, library: String, detail: String) -> LommeError {
         var detail = oneLine(detail)
         while detail.hasSuffix(" ") || detail.hasSuffix(".") { detail.removeLast() }
         let why = detail.isEmpty ? "" : " (\(library): \(detail))"
-        return .image("\(display(name)) is damaged or truncated\(why); take or export the picture again")
+        return .image(.imageDamaged, "\(display(name)) is damaged or truncated\(why); take or export the picture again")
     }
 
     /// A file name as it goes into a message: one line, whatever the name holds.

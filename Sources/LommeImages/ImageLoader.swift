@@ -60,13 +60,13 @@ package enum ImageLoader {
     package static func codec(of bytes: [UInt8], name: String) throws(LommeError) -> any ImageCodec.Type {
         let display = ImageLimits.display(name)
         if bytes.isEmpty {
-            throw .image("\(display) is empty (0 bytes); choose the photo or screenshot of the QR code")
+            throw .image(.imageEmpty, "\(display) is empty (0 bytes); choose the photo or screenshot of the QR code")
         }
         if let codec = ImageCodecs.all.first(where: { $0.sniff(bytes) }) { return codec }
         if let other = otherFormat(bytes) {
-            throw .image("\(display) is \(other), which lomme-vault cannot read; convert it to PNG or JPEG and try again")
+            throw .image(.imageFormatUnsupported, "\(display) is \(other), which lomme-vault cannot read; convert it to PNG or JPEG and try again")
         }
-        throw .image("\(display) is not a picture lomme-vault can read (not \(ImageCodecs.names)); export the picture as PNG or JPEG and try again")
+        throw .image(.imageNotAPicture, "\(display) is not a picture lomme-vault can read (not \(ImageCodecs.names)); export the picture as PNG or JPEG and try again")
     }
 
     /// Names a few formats people might try, for a more helpful message.
@@ -98,7 +98,7 @@ package enum ImageLoader {
     package static func read(path: String) throws(LommeError) -> [UInt8] {
         let display = ImageLimits.display(path)
         func failure(_ code: Int32) -> LommeError {
-            .image("cannot read \(display): \(String(cString: strerror(code)))")
+            .image(.imageUnreadable, "cannot read \(display): \(String(cString: strerror(code)))")
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw failure(errno) }
@@ -139,6 +139,6 @@ package enum ImageLoader {
     private static func tooBig(_ display: String, bytes: Int?) -> LommeError {
         let limit = ImageLimits.maxFileBytes / (1024 * 1024)
         let size = bytes.map { "\(($0 + 1024 * 1024 - 1) / (1024 * 1024)) MB" } ?? "over \(limit) MB"
-        return .image("\(display) is \(size), larger than any photo (the limit is \(limit) MB); refusing to load it")
+        return .image(.imageTooLarge, "\(display) is \(size), larger than any photo (the limit is \(limit) MB); refusing to load it")
     }
 }

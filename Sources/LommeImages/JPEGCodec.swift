@@ -6,7 +6,7 @@ package enum JPEGCodec {
     /// Encodes `image` as a baseline greyscale JPEG; `quality` is clamped to 1...100.
     package static func encode(_ image: GrayImage, quality: Int) throws(LommeError) -> [UInt8] {
         guard image.width > 0, image.height > 0, image.width <= 65_500, image.height <= 65_500 else {
-            throw .failure("cannot write a \(image.width)×\(image.height) JPEG: each side must be 1 to 65500 pixels")
+            throw .failure(.imageNotEncoded, "cannot write a \(image.width)×\(image.height) JPEG: each side must be 1 to 65500 pixels")
         }
         var message = [CChar](repeating: 0, count: 256)
         var output: UnsafeMutablePointer<UInt8>? = nil
@@ -17,7 +17,7 @@ package enum JPEGCodec {
         }
         defer { lv_free(output) }
         guard status == 0, let output else {
-            throw .failure("cannot write JPEG (libjpeg: \(text(message)))")
+            throw .failure(.imageNotEncoded, "cannot write JPEG (libjpeg: \(text(message)))")
         }
         return Array(UnsafeBufferPointer(start: output, count: length))
     }

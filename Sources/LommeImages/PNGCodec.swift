@@ -15,7 +15,7 @@ package enum PNGCodec {
     package static func encode(_ image: GrayImage) throws(LommeError) -> [UInt8] {
         guard image.width > 0, image.height > 0,
               image.width <= Int(Int32.max), image.height <= Int(Int32.max) else {
-            throw .failure("cannot write a \(image.width)×\(image.height) PNG: a picture needs at least one pixel")
+            throw .failure(.imageNotEncoded, "cannot write a \(image.width)×\(image.height) PNG: a picture needs at least one pixel")
         }
         var control = png_image()
         control.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -46,7 +46,7 @@ package enum PNGCodec {
                 png_image_free(&control)
             }
         }
-        guard let result else { throw .failure("cannot write PNG (libpng: \(ImageLimits.oneLine(problem)))") }
+        guard let result else { throw .failure(.imageNotEncoded, "cannot write PNG (libpng: \(ImageLimits.oneLine(problem)))") }
         return result
     }
 

@@ -24,7 +24,7 @@ package enum WebPCodec {
         _ encoder: (UnsafePointer<UInt8>?, Int32, Int32, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int
     ) throws(LommeError) -> [UInt8] {
         guard image.width > 0, image.height > 0, image.width <= 16_383, image.height <= 16_383 else {
-            throw .failure("cannot write a \(image.width)×\(image.height) WebP: each side must be 1 to 16383 pixels")
+            throw .failure(.imageNotEncoded, "cannot write a \(image.width)×\(image.height) WebP: each side must be 1 to 16383 pixels")
         }
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for (i, value) in image.pixels.enumerated() {
@@ -37,7 +37,7 @@ package enum WebPCodec {
             encoder(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 3), &output)
         }
         defer { WebPFree(output) }
-        guard size > 0, let output else { throw .failure("cannot write WebP: libwebp failed to encode the picture") }
+        guard size > 0, let output else { throw .failure(.imageNotEncoded, "cannot write WebP: libwebp failed to encode the picture") }
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
@@ -56,7 +56,7 @@ package enum WebPCodec {
             throw ImageLimits.damaged(name: name, library: "libwebp", detail: describe(status))
         }
         if features.has_animation != 0 {
-            throw .image("\(ImageLimits.display(name)) is an animated WebP, which lomme-vault cannot read; save one frame as PNG and try again")
+            throw .image(.imageAnimated, "\(ImageLimits.display(name)) is an animated WebP, which lomme-vault cannot read; save one frame as PNG and try again")
         }
         try ImageLimits.check(width: Int(features.width), height: Int(features.height), name: name)
         return features
@@ -71,7 +71,7 @@ package enum WebPCodec {
         var buffer = [UInt8](repeating: 0, count: stride * height)
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
-            throw .image("cannot read \(ImageLimits.display(name)): this libwebp does not match the one lomme-vault was built with")
+            throw .image(.imageLibraryUnusable, "cannot read \(ImageLimits.display(name)): this libwebp does not match the one lomme-vault was built with")
         }
         config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB
         config.output.is_external_memory = 1

@@ -36,7 +36,7 @@ enum Cairo {
         case .pdf: cairo_pdf_surface_create_for_stream({ Cairo.append($0, $1, $2) }, closure, width, height)
         case .svg: cairo_svg_surface_create_for_stream({ Cairo.append($0, $1, $2) }, closure, width, height)
         }
-        guard let surface else { throw LommeError.failure("cannot draw the recovery kit: cairo made no \(kind.rawValue) surface") }
+        guard let surface else { throw LommeError.failure(.kitNotDrawn, "cannot draw the recovery kit: cairo made no \(kind.rawValue) surface") }
         defer { cairo_surface_destroy(surface) }
         try check(cairo_surface_status(surface), making: kind.rawValue)
         if kind == .pdf {
@@ -50,7 +50,7 @@ enum Cairo {
 
     /// Draws on a fresh context of `surface`, on white, and shows the page.
     static func paint(_ surface: OpaquePointer, scale: Double = 1, draw: (Pen) -> Void, making what: String) throws(LommeError) {
-        guard let context = cairo_create(surface) else { throw LommeError.failure("cannot draw the recovery kit: cairo made no context") }
+        guard let context = cairo_create(surface) else { throw LommeError.failure(.kitNotDrawn, "cannot draw the recovery kit: cairo made no context") }
         defer { cairo_destroy(context) }
         cairo_scale(context, scale, scale)
         cairo_set_source_rgb(context, 1, 1, 1)
@@ -64,7 +64,7 @@ enum Cairo {
     static func check(_ status: cairo_status_t, making what: String) throws(LommeError) {
         guard status != CAIRO_STATUS_SUCCESS else { return }
         let words = cairo_status_to_string(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
-        throw LommeError.failure("cannot draw the recovery kit as \(what): cairo says \(words)")
+        throw LommeError.failure(.kitNotDrawn, "cannot draw the recovery kit as \(what): cairo says \(words)")
     }
 
     /// A page drawn as pixels (RGB, white ground), `scale` pixels per point.
@@ -74,7 +74,7 @@ enum Cairo {
 
         init(width: Int, height: Int, scale: Double, draw: (Pen) -> Void) throws(LommeError) {
             guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else {
-                throw LommeError.failure("cannot draw the recovery kit: cairo made no image surface")
+                throw LommeError.failure(.kitNotDrawn, "cannot draw the recovery kit: cairo made no image surface")
             }
             self.surface = surface
             self.width = width
@@ -100,7 +100,7 @@ enum Cairo {
             cairo_surface_flush(surface)
             let stride = Int(cairo_image_surface_get_stride(surface))
             guard let data = cairo_image_surface_get_data(surface) else {
-                throw LommeError.failure("cannot draw the recovery kit: cairo gave no pixels")
+                throw LommeError.failure(.kitNotDrawn, "cannot draw the recovery kit: cairo gave no pixels")
             }
             var image = GrayImage(width: width, height: height, fill: 255)
             for y in 0..<height {

@@ -40,10 +40,10 @@ package struct RecoveryKit: Sendable {
             typed = try RecoveryKey(text: keyText)
             coded = try RecoveryKey(text: qrText)
         } catch {
-            throw LommeError.failure("the recovery kit's key does not read back as a recovery key (\(error.message)); nothing was drawn — please report this")
+            throw LommeError.failure(.internalError, "the recovery kit's key does not read back as a recovery key (\(error.message)); nothing was drawn — please report this")
         }
         guard typed.text == keyText, coded.text == keyText, RecoveryKey.isRecoveryKey(qrText) else {
-            throw LommeError.failure("the recovery kit's QR code and its text are not the same key; nothing was drawn — please report this")
+            throw LommeError.failure(.internalError, "the recovery kit's QR code and its text are not the same key; nothing was drawn — please report this")
         }
         return try IssuedCode(payload: qrText, kind: .recoveryKey)
     }
@@ -101,7 +101,7 @@ extension RecoveryKit {
         if lower.hasSuffix(".pdf") { return try pdf(paper: paper) }
         if lower.hasSuffix(".png") { return try png(paper: paper) }
         if lower.hasSuffix(".svg") { return try svg(paper: paper) }
-        throw LommeError.usage("a recovery kit is written as .pdf, .png or .svg: \(path)")
+        throw LommeError.usage(.outputFormatUnknown, "a recovery kit is written as .pdf, .png or .svg: \(path)")
     }
 
     /// The words to print above and below the QR code on a terminal (which draws the code

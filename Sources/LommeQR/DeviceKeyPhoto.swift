@@ -14,9 +14,9 @@ extension ReceivingKey {
                 self = key
                 return
             }
-            if let problem, [ReceivingKey.unusableMessage, ReceivingKey.nonCanonicalMessage].contains(problem.message) { unusable = problem }
+            if let problem, [.receivingKeyUnusable, .receivingKeyNotCanonical].contains(problem.reason) { unusable = problem }
         }
         if let unusable { throw unusable }
-        throw LommeError.refused("the QR code in \(photo) is not a lomme-vault receiving key; photograph the code `lomme-vault key` shows on the child's machine")
+        throw LommeError.refused(.notAReceivingKey, "the QR code in \(photo) is not a lomme-vault receiving key; photograph the code `lomme-vault key` shows on the child's machine")
     }
 }

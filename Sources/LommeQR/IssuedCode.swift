@@ -20,7 +20,7 @@ package struct IssuedCode: Sendable {
 
     /// The level a code of `kind` is made at: the one asked for, else its kind's own.
     package static func level(_ kind: CodeKind, asked: QRErrorCorrection? = nil) throws(LommeError) -> QRErrorCorrection {
-        guard let level = asked ?? kind.facts.level else { throw LommeError.failure("lomme-vault makes no code of another application's") }
+        guard let level = asked ?? kind.facts.level else { throw LommeError.failure(.internalError, "lomme-vault makes no code of another application's") }
         return level
     }
 
@@ -54,6 +54,6 @@ package struct IssuedCode: Sendable {
         if lower.hasSuffix(".svg") {
             return Array(QRRender.svg(matrix).utf8)
         }
-        throw LommeError.usage("--output must end in .png or .svg: \(path)")
+        throw LommeError.usage(.outputFormatUnknown, "--output must end in .png or .svg: \(path)")
     }
 }

@@ -17,9 +17,9 @@ package struct QRMatrix: Sendable, Equatable {
     /// `QRcode_encodeString`, case-sensitive, 8-bit hint): the smallest version that fits,
     /// with numeric and alphanumeric stretches packed tighter than bytes.
     package static func encode(_ text: String, level: QRErrorCorrection = .H) throws(LommeError) -> QRMatrix {
-        guard !text.utf8.contains(0) else { throw LommeError.failure("a QR payload cannot hold a NUL character") }
+        guard !text.utf8.contains(0) else { throw LommeError.failure(.qrPayloadNul, "a QR payload cannot hold a NUL character") }
         guard let code = QRcode_encodeString(text, 0, level.qrencode, QR_MODE_8, 1) else {
-            throw LommeError.failure("the payload (\(text.utf8.count) bytes) does not fit in a QR code at level \(level.rawValue); try --level L or fewer extra fields")
+            throw LommeError.failure(.qrPayloadTooLarge, "the payload (\(text.utf8.count) bytes) does not fit in a QR code at level \(level.rawValue); try --level L or fewer extra fields")
         }
         defer { QRcode_free(code) }
         let size = Int(code.pointee.width)

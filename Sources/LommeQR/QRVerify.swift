@@ -10,7 +10,7 @@ package enum QRVerify {
         let found = ZBarScanner().scan(image)
         guard found.count == 1, found[0].bytes == Array(payload.utf8) else {
             throw LommeError.failure(
-                "the \(what) did not read back as the payload (\(found.count) codes found); nothing was shown — please report this")
+                .qrReadBackFailed, "the \(what) did not read back as the payload (\(found.count) codes found); nothing was shown — please report this")
         }
     }
 

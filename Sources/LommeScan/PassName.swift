@@ -25,10 +25,10 @@ package enum PassName: String, CaseIterable, Sendable, CustomStringConvertible {
     /// list is a usage error: a typo must not quietly run fewer passes.
     package static func parse(_ names: [String]) throws(LommeError) -> [PassName] {
         let known = allCases.map(\.rawValue).joined(separator: ", ")
-        guard !names.isEmpty else { throw .usage("no scanner pass named — name one or more of: \(known)") }
+        guard !names.isEmpty else { throw .usage(.scanPassNone, "no scanner pass named — name one or more of: \(known)") }
         return try names.map { name throws(LommeError) in
             guard let pass = PassName(rawValue: name) else {
-                throw .usage("unknown scanner pass \"\(name)\" — the passes are: \(known)")
+                throw .usage(.scanPassUnknown, "unknown scanner pass \"\(name)\" — the passes are: \(known)")
             }
             return pass
         }

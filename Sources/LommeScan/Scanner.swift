@@ -143,7 +143,7 @@ package enum Scanner {
         }
         let found = run(subject, options: options, accept: accept)
         if found.isEmpty {
-            throw .image("no QR code found in \(ImageLimits.display(path)) — take the photo again with the code "
+            throw .image(.noCodeFound, "no QR code found in \(ImageLimits.display(path)) — take the photo again with the code "
                 + "filling about a third of the picture, sharp, evenly lit and without glare")
         }
         return found

@@ -97,13 +97,13 @@ package struct TPMLockoutState: Sendable, Equatable {
 enum TPMInput {
     static func check(secret: SecureBytes?, auth: SecureBytes?, pcrs: [Int]) throws(LommeError) {
         if let secret, secret.count > TPMDevice.maxSecret || secret.count == 0 {
-            throw .failure("a TPM slot holds 1 to \(TPMDevice.maxSecret) bytes, not \(secret.count)")
+            throw .failure(.tpmInputOutOfRange, "a TPM slot holds 1 to \(TPMDevice.maxSecret) bytes, not \(secret.count)")
         }
         if let auth, auth.count > TPMDevice.maxAuth {
-            throw .failure("a TPM auth value has at most \(TPMDevice.maxAuth) bytes, not \(auth.count)")
+            throw .failure(.tpmInputOutOfRange, "a TPM auth value has at most \(TPMDevice.maxAuth) bytes, not \(auth.count)")
         }
         if let bad = pcrs.first(where: { !(0...23).contains($0) }) {
-            throw .usage("PCR \(bad) does not exist: the SHA-256 bank has PCRs 0 to 23")
+            throw .usage(.pcrUnknown, "PCR \(bad) does not exist: the SHA-256 bank has PCRs 0 to 23")
         }
     }
 }

@@ -6,7 +6,7 @@ import LommeCore
 /// bytes: only TCTI strings, response codes, PCR numbers and counters.
 enum TPMErrors {
     static func unreachable(_ tcti: String, reason: String) -> LommeError {
-        .failure("no TPM 2.0 reachable (\(reason); TCTI \(tcti)); unlock with the passphrase, or set LOMME_VAULT_TPM")
+        .failure(.tpmUnreachable, "no TPM 2.0 reachable (\(reason); TCTI \(tcti)); unlock with the passphrase, or set LOMME_VAULT_TPM")
     }
 
     /// For a `device:` TCTI whose file is missing or closed to this user, what is wrong.
@@ -21,36 +21,36 @@ enum TPMErrors {
     }
 
     static let anotherTPM = LommeError.failure(
-        "this TPM slot was made by another TPM (another machine, or this TPM was cleared); unlock with the passphrase and enroll again")
+        .tpmSlotOfAnotherTPM, "this TPM slot was made by another TPM (another machine, or this TPM was cleared); unlock with the passphrase and enroll again")
 
     static func damaged(_ detail: String) -> LommeError {
-        LommeError(.damaged, "the TPM slot is damaged (\(detail)); unlock with the passphrase and enroll again")
+        LommeError(.damaged, .tpmSlotDamaged, "the TPM slot is damaged (\(detail)); unlock with the passphrase and enroll again")
     }
 
     static func wrongAuth(_ state: TPMLockoutState?) -> LommeError {
-        guard let state else { return LommeError(.wrongPassphrase, "wrong PIN") }
+        guard let state else { return LommeError(.wrongPassphrase, .pinWrong, "wrong PIN") }
         if state.triesLeft == 0 {
-            return LommeError(.wrongPassphrase,
+            return LommeError(.wrongPassphrase, .pinWrong,
                 "wrong PIN; no tries left: the TPM now locks out (it forgives one every \(DurationText.format(UInt64(state.recoverySeconds)))); unlock with the passphrase (`lomme-vault unlock`)")
         }
         let tries = state.triesLeft == 1 ? "1 try" : "\(state.triesLeft) tries"
-        return LommeError(.wrongPassphrase, "wrong PIN; \(tries) left before the TPM locks out")
+        return LommeError(.wrongPassphrase, .pinWrong, "wrong PIN; \(tries) left before the TPM locks out")
     }
 
     static func lockedOut(_ state: TPMLockoutState?) -> LommeError {
         let forgives = state.map { " (it forgives one every \(DurationText.format(UInt64($0.recoverySeconds))))" } ?? ""
-        return .failure("the TPM is locked out after too many wrong PINs\(forgives); unlock with the passphrase (`lomme-vault unlock`)")
+        return .failure(.tpmLockedOut, "the TPM is locked out after too many wrong PINs\(forgives); unlock with the passphrase (`lomme-vault unlock`)")
     }
 
     static func pcrChanged(_ pcrs: [Int]) -> LommeError {
         let list = pcrs.sorted().map(String.init).joined(separator: ", ")
         let which = pcrs.count == 1 ? "PCR \(list)" : "one of PCRs \(list)"
-        return .failure("the TPM refuses: \(which) changed since enrollment (a firmware, boot-loader or Secure Boot change); "
+        return .failure(.tpmPCRChanged, "the TPM refuses: \(which) changed since enrollment (a firmware, boot-loader or Secure Boot change); "
             + "unlock with the passphrase and enroll again")
     }
 
     static func other(_ rc: TSS2_RC, _ what: String) -> LommeError {
-        .failure("the TPM could not \(what): \(decode(rc))")
+        .failure(.tpmFailed, "the TPM could not \(what): \(decode(rc))")
     }
 
     /// tpm2-tss's own text for a response code, with the code.

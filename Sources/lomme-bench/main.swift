@@ -90,7 +90,7 @@ while let argument = arguments.popFirst() {
 }
 if !without.isEmpty && (passes != nil || frame) {
     // --without takes passes out of the photo's plan: with another list of passes it would quietly win.
-    quit(.usage("--without leaves passes out of the photo's plan — give it without --passes and the frame options"))
+    quit(.usage(.optionsConflict, "--without leaves passes out of the photo's plan — give it without --passes and the frame options"))
 }
 var chosen = passes.map { ScanOptions(deadline: deadline, parallel: parallel, passes: $0) }
     ?? ScanOptions(deadline: deadline, parallel: parallel)

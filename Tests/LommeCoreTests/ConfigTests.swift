@@ -64,7 +64,7 @@ struct ConfigTests {
     @Test func conflictingAliasIsRefused() {
         let base = sampleConfig()
         let text = #"{"clientId":"a","clientSecret":"x","secret":"y","userId":"\#(base.userId)","accountNr":"\#(base.accountNr)"}"#
-        #expect(throws: LommeError.refused("clientSecret and its alias secret are both given, with different values; keep one")) {
+        #expect(throws: LommeError.refused(.configAliasConflict, "clientSecret and its alias secret are both given, with different values; keep one")) {
             try Config(jsonBytes: Array(text.utf8))
         }
     }

@@ -91,7 +91,7 @@ struct SealedTests {
         for hex in SealedTests.lowOrderPoints {
             #expect(!PublicKeyCrypto.isUsableBoxKey(Sodium.unhex(hex)!), "\(hex)")
             let text = Bech32.encode(prefix: "lvk", data: Sodium.unhex(hex)!)
-            #expect(throws: LommeError.usage(ReceivingKey.unusableMessage)) { try ReceivingKey(text: text) }
+            #expect(throws: LommeError.usage(.receivingKeyUnusable, ReceivingKey.unusableMessage)) { try ReceivingKey(text: text) }
         }
         #expect(PublicKeyCrypto.isUsableBoxKey(ReceivingKeyPair.generate().publicKey.bytes))
         #expect(PublicKeyCrypto.seal([1, 2, 3], to: [UInt8](repeating: 0, count: 32)) == nil, "crypto_box_seal's refusal is seen")
@@ -106,15 +106,15 @@ struct SealedTests {
         var high = key.bytes
         high[31] |= 0x80
         let text = Bech32.encode(prefix: "lvk", data: high)
-        #expect(throws: LommeError.usage(ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: text) }
-        #expect(throws: LommeError.usage(ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: text.uppercased()) }
+        #expect(throws: LommeError.usage(.receivingKeyNotCanonical, ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: text) }
+        #expect(throws: LommeError.usage(.receivingKeyNotCanonical, ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: text.uppercased()) }
         #expect(ReceivingKey(stored: text) == key)
         #expect(ReceivingKey(stored: key.text) == key)
         // 2^255 − 19 + 9 is 9, the base point: canonical only as 9.
         let nine = [UInt8](repeating: 0, count: 32).enumerated().map { $0.offset == 0 ? UInt8(9) : 0 }
         let aboveP = [UInt8(0xED + 9)] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
         #expect(ReceivingKey.isCanonical(nine) && !ReceivingKey.isCanonical(aboveP))
-        #expect(throws: LommeError.usage(ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: Bech32.encode(prefix: "lvk", data: aboveP)) }
+        #expect(throws: LommeError.usage(.receivingKeyNotCanonical, ReceivingKey.nonCanonicalMessage)) { try ReceivingKey(text: Bech32.encode(prefix: "lvk", data: aboveP)) }
         #expect(ReceivingKey(stored: Bech32.encode(prefix: "lvk", data: aboveP))?.bytes == nine)
         let justBelow = [UInt8(0xEC)] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
         #expect(ReceivingKey.isCanonical(justBelow))

@@ -170,7 +170,7 @@ struct VaultContentsTests {
             #expect(DurationText.format(UInt64(seconds)) == text)
             #expect(DurationText.parse(text) == UInt32(seconds))
         }
-        #expect(throws: LommeError.usage("--timeout can be at most 12h")) { try DurationText.parse("13h", option: "--timeout", atMost: 43_200) }
+        #expect(throws: LommeError.usage(.durationTooLong, "--timeout can be at most 12h")) { try DurationText.parse("13h", option: "--timeout", atMost: 43_200) }
         #expect(throws: LommeError.self) { try DurationText.parse("0", option: "--timeout", atMost: 60) }
     }
 

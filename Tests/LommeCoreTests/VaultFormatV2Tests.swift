@@ -114,7 +114,7 @@ struct VaultFormatV2Tests {
         bytes[53] ^= 0x01  // the first byte of the receiving key
         let sealed = try VaultFormat.parse(bytes)
         #expect(sealed.publicKeys?.receiving?.bytes != Array(0x80..<0xA0))
-        #expect(throws: LommeError(.damaged, "the vault's header was changed or damaged (its key check does not match the key a slot holds); restore it from the .bak next to it")) {
+        #expect(throws: LommeError(.damaged, .vaultHeaderChanged, "the vault's header was changed or damaged (its key check does not match the key a slot holds); restore it from the .bak next to it")) {
             try VaultFormat.open(sealed, passphrase: passphrase)
         }
     }

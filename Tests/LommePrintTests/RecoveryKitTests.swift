@@ -189,7 +189,7 @@ struct RecoveryKitTests {
         #expect(try kit.fileBytes(for: "kit.PDF", paper: .letter).starts(with: Array("%PDF-".utf8)))
         #expect(try kit.fileBytes(for: "kit.png", paper: .a4).starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(try kit.fileBytes(for: "/tmp/kit.svg", paper: .a4).starts(with: Array("<?xml".utf8)))
-        #expect(throws: LommeError.usage("a recovery kit is written as .pdf, .png or .svg: kit.txt")) {
+        #expect(throws: LommeError.usage(.outputFormatUnknown, "a recovery kit is written as .pdf, .png or .svg: kit.txt")) {
             try kit.fileBytes(for: "kit.txt", paper: .a4)
         }
         #expect(Paper(rawValue: "letter") == .letter && Paper(rawValue: "a4") == .a4)

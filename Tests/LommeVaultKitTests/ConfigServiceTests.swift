@@ -13,7 +13,7 @@ struct ConfigServiceTests {
         let pw = try UnlockServiceTests.vault(box)
         let context = box.context(ScriptedInteraction(canAsk: false))
         let options = UnlockOptions(source: .file(pw))
-        #expect(throws: LommeError(.notFound, "the vault holds no config yet; import one with `lomme-vault import PHOTO` or `--stdin`")) {
+        #expect(throws: LommeError(.notFound, .noConfig, "the vault holds no config yet; import one with `lomme-vault import PHOTO` or `--stdin`")) {
             _ = try ConfigService(context).config(options)
         }
         let config = sampleConfig(extras: [JSON.Member("name", .string("Anna"))])
@@ -31,7 +31,7 @@ struct ConfigServiceTests {
         let context = box.context(ScriptedInteraction(canAsk: false))
         _ = try ImportService(context, ImportServiceTests.request(pw, yes: true)).run(Array(PlainPayload.encode(sampleConfig()).utf8))
         // The sample config has no tokenUrl: the service opened the vault and says what is missing.
-        #expect(throws: LommeError.failure("no token URL: pass --token-url or put tokenUrl in the config")) {
+        #expect(throws: LommeError.failure(.tokenURLMissing, "no token URL: pass --token-url or put tokenUrl in the config")) {
             _ = try TokenService(context).obtain(UnlockOptions(source: .file(pw)), explicitURL: nil, refresh: false)
         }
         let wrong = box.file("wrong", "not the passphrase at all\n")

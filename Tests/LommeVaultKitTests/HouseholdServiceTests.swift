@@ -35,7 +35,7 @@ struct HouseholdServiceTests {
         request.yes = false
         request.fields = ["name=Anna"]
         let declined = ScriptedInteraction([.no])
-        #expect(throws: LommeError.failure("not added; nothing changed")) { try HouseholdService(box.context(declined), options).add(request) }
+        #expect(throws: LommeError.failure(.declined, "not added; nothing changed")) { try HouseholdService(box.context(declined), options).add(request) }
         #expect(declined.questions.first?.contains(key.fingerprint) == true)
         #expect(declined.notices.contains { $0.contains(key.fingerprint) })
         #expect(try Self.contents(box, options).household.children.isEmpty)
@@ -127,7 +127,7 @@ struct HouseholdServiceTests {
         try Self.handOut(box, options, to: "anna", nowMs: 10_000)
         #expect(try service.list().children.map(\.state.current) == [true])
         let declined = ScriptedInteraction([.no])
-        #expect(throws: LommeError.failure("not replaced; anna's receiving key stays \(old.publicKey.fingerprint)")) {
+        #expect(throws: LommeError.failure(.declined, "not replaced; anna's receiving key stays \(old.publicKey.fingerprint)")) {
             try HouseholdService(box.context(declined), options).rekey("anna", to: new.publicKey, yes: false)
         }
         #expect(declined.questions.first?.contains(new.publicKey.fingerprint) == true)

@@ -15,8 +15,8 @@ struct ImportRaceTests {
         private(set) var asked = 0
         init(_ meanwhile: @escaping () -> Void) { self.meanwhile = meanwhile }
         var canAsk: Bool { true }
-        func ask(_ prompt: String) throws(LommeError) -> String { throw LommeError.failure("not asked here") }
-        func askSecret(_ prompt: String) throws(LommeError) -> SecureBytes { throw LommeError.failure("not asked here") }
+        func ask(_ prompt: String) throws(LommeError) -> String { throw LommeError.failure(.internalError, "not asked here") }
+        func askSecret(_ prompt: String) throws(LommeError) -> SecureBytes { throw LommeError.failure(.internalError, "not asked here") }
         func confirm(_ question: String) throws(LommeError) -> Bool {
             asked += 1
             meanwhile()

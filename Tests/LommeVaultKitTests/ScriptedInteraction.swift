@@ -23,17 +23,17 @@ final class ScriptedInteraction: Interaction {
 
     private func next(_ prompt: String) throws(LommeError) -> Answer {
         questions.append(prompt)
-        guard !answers.isEmpty else { throw LommeError.failure("the script has no answer to \(prompt)") }
+        guard !answers.isEmpty else { throw LommeError.failure(.internalError, "the script has no answer to \(prompt)") }
         return answers.removeFirst()
     }
 
     func ask(_ prompt: String) throws(LommeError) -> String {
-        guard case .text(let text) = try next(prompt) else { throw LommeError.failure("scripted: not a text answer to \(prompt)") }
+        guard case .text(let text) = try next(prompt) else { throw LommeError.failure(.internalError, "scripted: not a text answer to \(prompt)") }
         return text
     }
 
     func askSecret(_ prompt: String) throws(LommeError) -> SecureBytes {
-        guard case .secret(let text) = try next(prompt) else { throw LommeError.failure("scripted: not a secret for \(prompt)") }
+        guard case .secret(let text) = try next(prompt) else { throw LommeError.failure(.internalError, "scripted: not a secret for \(prompt)") }
         return SecureBytes(copying: Array(text.utf8))
     }
 
@@ -42,9 +42,9 @@ final class ScriptedInteraction: Interaction {
         case .yes: return true
         case .no: return false
         case .yesAfter(let meanwhile):
-            do { try meanwhile() } catch { throw LommeError.failure("scripted: the change meanwhile failed: \(error)") }
+            do { try meanwhile() } catch { throw LommeError.failure(.internalError, "scripted: the change meanwhile failed: \(error)") }
             return true
-        default: throw LommeError.failure("scripted: not a yes/no answer to \(question)")
+        default: throw LommeError.failure(.internalError, "scripted: not a yes/no answer to \(question)")
         }
     }
 

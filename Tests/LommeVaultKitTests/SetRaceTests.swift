@@ -23,11 +23,11 @@ struct SetRaceTests {
         var canAsk: Bool { true }
         func ask(_ prompt: String) throws(LommeError) -> String {
             asked += 1
-            do { try meanwhile() } catch { throw LommeError.failure("the change meanwhile failed: \(error)") }
+            do { try meanwhile() } catch { throw LommeError.failure(.internalError, "the change meanwhile failed: \(error)") }
             return value
         }
-        func askSecret(_ prompt: String) throws(LommeError) -> SecureBytes { throw LommeError.failure("not asked here") }
-        func confirm(_ question: String) throws(LommeError) -> Bool { throw LommeError.failure("not asked here") }
+        func askSecret(_ prompt: String) throws(LommeError) -> SecureBytes { throw LommeError.failure(.internalError, "not asked here") }
+        func confirm(_ question: String) throws(LommeError) -> Bool { throw LommeError.failure(.internalError, "not asked here") }
         func notice(_ text: String) {}
         func progress<R>(_ text: String, _ body: () throws(LommeError) -> R) throws(LommeError) -> R { try body() }
     }

@@ -29,7 +29,7 @@ extension SlotKind {
                     return (key, slot.id)
                 }
             }
-            throw LommeError(.wrongPassphrase, "that secret opens no shared-secret slot")
+            throw LommeError(.wrongPassphrase, .passphraseWrong, "that secret opens no shared-secret slot")
         })
 }
 
@@ -44,7 +44,7 @@ enum SharedSecret {
 
     static func given(_ request: SlotRequest) throws(LommeError) -> SecureBytes {
         guard let secret = request.options[.sharedSecret] as? SecureBytes, secret.count == 32 else {
-            throw LommeError.usage("a shared-secret slot needs its 32-byte secret")
+            throw LommeError.usage(.usage, "a shared-secret slot needs its 32-byte secret")
         }
         return secret
     }

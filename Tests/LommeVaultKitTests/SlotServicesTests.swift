@@ -45,7 +45,7 @@ struct SlotServicesTests {
         let context = box.context(ScriptedInteraction(canAsk: false))
         let (version, slots) = try SlotService(context).list()
         #expect(version == 2 && slots.map(\.kind) == ["passphrase"] && slots[0].id == 0)
-        #expect(throws: LommeError.failure("slot 0 is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")) {
+        #expect(throws: LommeError.failure(.slotLastPassphrase, "slot 0 is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")) {
             try SlotService(context).unenroll("0", UnlockOptions(source: .file(pw)))
         }
     }

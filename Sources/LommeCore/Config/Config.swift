@@ -64,7 +64,7 @@ extension Config {
     /// - Parameter checksums: false skips only the mod-11 rules (`--no-check`).
     package init(json: JSON, checksums: Bool = true) throws(LommeError) {
         guard case .object(let members) = json else {
-            throw LommeError.refused("the payload is JSON but not an object with clientId, clientSecret, userId and accountNr")
+            throw LommeError.refused(.configNotAnObject, "the payload is JSON but not an object with clientId, clientSecret, userId and accountNr")
         }
         var remaining = members
         func take(_ name: String, alias: String?) throws(LommeError) -> String {
@@ -74,11 +74,11 @@ extension Config {
             case (let value?, nil), (nil, let value?): return value
             case (let value?, let second?):
                 guard value == second else {
-                    throw LommeError.refused("\(name) and its alias \(alias!) are both given, with different values; keep one")
+                    throw LommeError.refused(.configAliasConflict, "\(name) and its alias \(alias!) are both given, with different values; keep one")
                 }
                 return value
             case (nil, nil):
-                throw LommeError.refused("\(name) is missing; a config needs clientId, clientSecret, userId and accountNr")
+                throw LommeError.refused(.configFieldMissing, "\(name) is missing; a config needs clientId, clientSecret, userId and accountNr")
             }
         }
         let clientId = try take(Field.clientId, alias: nil)
@@ -95,7 +95,7 @@ extension Config {
         do {
             json = try JSON.parse(jsonBytes)
         } catch {
-            throw LommeError.refused("the config is not valid JSON: \(error.reason)")
+            throw LommeError.refused(.configNotJSON, "the config is not valid JSON: \(error.reason)")
         }
         try self.init(json: json, checksums: checksums)
     }
@@ -111,7 +111,7 @@ extension Config {
             && literal.allSatisfy(\.isNumber):
             return literal
         default:
-            throw LommeError.refused("\(name) must be a JSON string")
+            throw LommeError.refused(.configFieldNotText, "\(name) must be a JSON string")
         }
     }
 }
@@ -128,12 +128,12 @@ extension Config {
         try Config.check(accountNr: accountNr, checksums: false)
         for member in extras {
             if Config.fieldNames.contains(member.key) || member.key.isEmpty {
-                throw LommeError.refused("the field name \"\(JSON.printable(member.key))\" is not allowed as an extra field")
+                throw LommeError.refused(.configFieldNameReserved, "the field name \"\(JSON.printable(member.key))\" is not allowed as an extra field")
             }
             if case .string(let text) = member.value {
                 try Config.check(extra: member.key, text)
             } else if member.key == Field.secretExpires {
-                throw LommeError.refused("secretExpires must be a date written YYYY-MM-DD in a JSON string, as \"2027-02-24\"")
+                throw LommeError.refused(.secretExpiresInvalid, "secretExpires must be a date written YYYY-MM-DD in a JSON string, as \"2027-02-24\"")
             }
         }
         guard checksums else { return }
@@ -143,50 +143,50 @@ extension Config {
 
     /// The rules of one field, so a field can be checked as it is typed (`issue`'s questions).
     package static func check(clientId: String) throws(LommeError) {
-        if clientId.isEmpty { throw refuse("clientId is empty; it must be 1 to 200 printable ASCII characters") }
-        if clientId.count > 200 { throw refuse("clientId is \(clientId.count) characters long; at most 200 are allowed") }
+        if clientId.isEmpty { throw refuse(.clientIdEmpty, "clientId is empty; it must be 1 to 200 printable ASCII characters") }
+        if clientId.count > 200 { throw refuse(.clientIdTooLong, "clientId is \(clientId.count) characters long; at most 200 are allowed") }
         if !clientId.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) {
-            throw refuse("clientId holds a character that is not printable ASCII; only A–Z, a–z, 0–9 and ASCII punctuation are allowed")
+            throw refuse(.clientIdNotASCII, "clientId holds a character that is not printable ASCII; only A–Z, a–z, 0–9 and ASCII punctuation are allowed")
         }
     }
 
     package static func check(clientSecret: String) throws(LommeError) {
-        if clientSecret.isEmpty { throw refuse("clientSecret is empty; it must be 1 to 500 characters") }
-        if clientSecret.count > 500 { throw refuse("clientSecret is \(clientSecret.count) characters long; at most 500 are allowed") }
+        if clientSecret.isEmpty { throw refuse(.clientSecretEmpty, "clientSecret is empty; it must be 1 to 500 characters") }
+        if clientSecret.count > 500 { throw refuse(.clientSecretTooLong, "clientSecret is \(clientSecret.count) characters long; at most 500 are allowed") }
         if clientSecret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw refuse("clientSecret holds a control character (such as NUL or a line break); it cannot be passed to programs safely")
+            throw refuse(.clientSecretControl, "clientSecret holds a control character (such as NUL or a line break); it cannot be passed to programs safely")
         }
     }
 
     /// `userId` as stored (spaces and dots already removed); `checksums: false` skips only the mod-11 rule.
     package static func check(userId: String, checksums: Bool) throws(LommeError) {
         if userId.count != 11 || !userId.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            throw refuse("userId must be an 11-digit Norwegian national id (fødselsnummer or D-number)")
+            throw refuse(.userIdMalformed, "userId must be an 11-digit Norwegian national id (fødselsnummer or D-number)")
         }
         if checksums && !NorwegianNumbers.isValidNationalId(userId) {
-            throw refuse("userId fails the national id check digits (mod 11); check the number, or use --no-check for a test number")
+            throw refuse(.userIdChecksum, "userId fails the national id check digits (mod 11); check the number, or use --no-check for a test number")
         }
     }
 
     /// `accountNr` as stored (spaces and dots already removed); `checksums: false` skips only the mod-11 rule.
     package static func check(accountNr: String, checksums: Bool) throws(LommeError) {
         if accountNr.count != 11 || !accountNr.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            throw refuse("accountNr must be an 11-digit Norwegian account number, like 1234 56 78903")
+            throw refuse(.accountNrMalformed, "accountNr must be an 11-digit Norwegian account number, like 1234 56 78903")
         }
         if checksums && !NorwegianNumbers.isValidAccountNumber(accountNr) {
-            throw refuse("accountNr fails the account number check digit (mod 11); check the number, or use --no-check for a test number")
+            throw refuse(.accountNrChecksum, "accountNr fails the account number check digit (mod 11); check the number, or use --no-check for a test number")
         }
     }
 
     /// A text extra field (`name`, `tokenUrl`, …): anything but NUL.
     package static func check(extra name: String, _ text: String) throws(LommeError) {
         if text.unicodeScalars.contains(where: { $0.value == 0 }) {
-            throw refuse("the field \(JSON.printable(name)) holds a NUL character")
+            throw refuse(.fieldHoldsNul, "the field \(JSON.printable(name)) holds a NUL character")
         }
         if name == Field.secretExpires { try SecretExpiry.check(text) }
     }
 
-    private static func refuse(_ message: String) -> LommeError { LommeError.refused(message) }
+    private static func refuse(_ reason: LommeError.Reason, _ message: String) -> LommeError { LommeError.refused(reason, message) }
 }
 
 // MARK: - Showing

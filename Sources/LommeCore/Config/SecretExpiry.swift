@@ -26,7 +26,7 @@ package enum SecretExpiry {
 
     package static func check(_ text: String) throws(LommeError) {
         guard start(of: text) != nil else {
-            throw LommeError.refused("secretExpires must be a date written YYYY-MM-DD, as 2027-02-24 (\"\(JSON.printable(text))\" is not one)")
+            throw LommeError.refused(.secretExpiresInvalid, "secretExpires must be a date written YYYY-MM-DD, as 2027-02-24 (\"\(JSON.printable(text))\" is not one)")
         }
     }
 

@@ -49,7 +49,7 @@ package struct Household: Sendable, Equatable {
 
     package init(json: JSON) throws(LommeError) {
         func damaged(_ what: String) -> LommeError {
-            LommeError(.damaged, "the vault's household is not understood (\(what)); restore the .bak")
+            LommeError(.damaged, .vaultHouseholdDamaged, "the vault's household is not understood (\(what)); restore the .bak")
         }
         guard case .object(let members) = json else { throw damaged("not an object") }
         if let hex = json["credentialKey"] {

@@ -35,13 +35,13 @@ package enum HouseholdFile {
     /// `body` sealed to `recipients` and signed by `writer`.
     package static func seal(_ body: SecureBytes, kind: Kind, to recipients: [ReceivingKey], writer: IssuerKeyPair) throws(LommeError) -> [UInt8] {
         guard (1...maximumRecipients).contains(recipients.count) else {
-            throw LommeError.failure("a household file is sealed to 1 to \(maximumRecipients) parents' machines; nothing was written")
+            throw LommeError.failure(.parentsTooMany, "a household file is sealed to 1 to \(maximumRecipients) parents' machines; nothing was written")
         }
         let fileKey = SecureBytes.random(count: keyLength)
         var header = magic + [format, kind.rawValue, UInt8(recipients.count)]
         for recipient in recipients {
             guard let sealed = fileKey.withUnsafeBytes({ PublicKeyCrypto.seal(Array($0), to: recipient.bytes) }) else {
-                throw LommeError.usage(ReceivingKey.unusableMessage)
+                throw LommeError.usage(.receivingKeyUnusable, ReceivingKey.unusableMessage)
             }
             header += recipient.keyId + sealed
         }

@@ -64,7 +64,7 @@ package enum Payload: Sendable {
     static func plain(_ json: JSON, bytes: [UInt8]) -> Payload {
         // The config is the bytes: text read as Shift_JIS or Latin-1 is not valid JSON.
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            return .plain(nil, problem: LommeError.refused("the config is not valid JSON: it is not valid UTF-8"))
+            return .plain(nil, problem: LommeError.refused(.configNotJSON, "the config is not valid JSON: it is not valid UTF-8"))
         }
         let config: Config
         do { config = try Config(json: json, checksums: false) } catch { return .plain(nil, problem: error) }

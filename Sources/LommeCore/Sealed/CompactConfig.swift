@@ -21,18 +21,18 @@ enum CompactConfig {
     static func decode(_ bytes: [UInt8], checksums: Bool) throws(LommeError) -> Config {
         var reader = ByteReader(bytes)
         guard let format = reader.byte(), format == CompactConfig.format else {
-            throw LommeError.refused("the sealed config is in a format this lomme-vault does not know; upgrade lomme-vault")
+            throw LommeError.refused(.codeNewerFormat, "the sealed config is in a format this lomme-vault does not know; upgrade lomme-vault")
         }
         guard let clientId = reader.text(), let clientSecret = reader.text(),
             let userId = reader.number(), let accountNr = reader.number(), let extrasText = reader.text(),
             reader.isAtEnd
         else {
-            throw LommeError.refused("the sealed config is malformed; ask for a new QR code")
+            throw LommeError.refused(.codeMalformed, "the sealed config is malformed; ask for a new QR code")
         }
         var extras: [JSON.Member] = []
         if !extrasText.isEmpty {
             guard case .object(let members)? = try? JSON.parse(extrasText) else {
-                throw LommeError.refused("the sealed config's extra fields are malformed; ask for a new QR code")
+                throw LommeError.refused(.codeMalformed, "the sealed config's extra fields are malformed; ask for a new QR code")
             }
             extras = members
         }

@@ -65,7 +65,7 @@ package struct DeviceIdentity: Sendable {
     package init?(json: JSON) throws(LommeError) {
         guard json["receiving"] != nil || json["signing"] != nil else { return nil }
         func damaged(_ what: String) -> LommeError {
-            LommeError(.damaged, "the vault's device keys are not understood (\(what)); restore the .bak")
+            LommeError(.damaged, .vaultDeviceKeysDamaged, "the vault's device keys are not understood (\(what)); restore the .bak")
         }
         func pair(_ name: String, secretSize: Int) throws(LommeError) -> ([UInt8], SecureBytes) {
             guard let section = json[name], let publicHex = section["public"]?.stringValue, let secretHex = section["secret"]?.stringValue,

@@ -24,12 +24,12 @@ package struct ReceivingKey: Sendable, Hashable {
         let trimmed = text.trimmingASCIIWhitespace()
         guard let data = Bech32.decode(trimmed, prefix: ReceivingKey.textPrefix), let key = ReceivingKey(bytes: data) else {
             if ReceivingKey.looksLikeKey(trimmed) {
-                throw LommeError.usage("the receiving key has a typo (its checksum does not match); copy it again from `lomme-vault key`")
+                throw LommeError.usage(.receivingKeyTypo, "the receiving key has a typo (its checksum does not match); copy it again from `lomme-vault key`")
             }
-            throw LommeError.usage("that is not a receiving key (one starts with lvk1); run `lomme-vault key` on the child's device")
+            throw LommeError.usage(.receivingKeyMalformed, "that is not a receiving key (one starts with lvk1); run `lomme-vault key` on the child's device")
         }
-        guard PublicKeyCrypto.isUsableBoxKey(key.bytes) else { throw LommeError.usage(ReceivingKey.unusableMessage) }
-        guard ReceivingKey.isCanonical(key.bytes) else { throw LommeError.usage(ReceivingKey.nonCanonicalMessage) }
+        guard PublicKeyCrypto.isUsableBoxKey(key.bytes) else { throw LommeError.usage(.receivingKeyUnusable, ReceivingKey.unusableMessage) }
+        guard ReceivingKey.isCanonical(key.bytes) else { throw LommeError.usage(.receivingKeyNotCanonical, ReceivingKey.nonCanonicalMessage) }
         self = key
     }
 

@@ -55,7 +55,7 @@ package struct Envelope: Sendable, Equatable {
         extensions: SealedExtensions = SealedExtensions()
     ) throws(LommeError) -> String {
         guard issuedMs >= 0, issuedMs / 1000 <= maxTime - maxLifetime, lifetime > 0, lifetime <= maxLifetime else {
-            throw LommeError.usage("a sealed code is valid from 1 second to 30 days, from a clock between 1970 and 9999")
+            throw LommeError.usage(.codeLifetimeOutOfRange, "a sealed code is valid from 1 second to 30 days, from a clock between 1970 and 9999")
         }
         let header = makeHeader(issuedMs: issuedMs, expiresMs: issuedMs + lifetime * 1000, id: PublicKeyCrypto.randomBytes(16),
                                 recipient: recipient)
@@ -67,7 +67,7 @@ package struct Envelope: Sendable, Equatable {
         var inner = issuer.publicKey.bytes + signature + body
         defer { PublicKeyCrypto.wipe(&inner) }
         guard let box = PublicKeyCrypto.seal(inner, to: recipient.bytes) else {
-            throw LommeError.usage(ReceivingKey.unusableMessage)
+            throw LommeError.usage(.receivingKeyUnusable, ReceivingKey.unusableMessage)
         }
         return textPrefix + Base45.encode(header + box)
     }
@@ -76,7 +76,7 @@ package struct Envelope: Sendable, Equatable {
     package static func seal(_ config: Config, to recipient: ReceivingKey, issuer: IssuerKeyPair, now: Int64,
                              lifetime: Int64) throws(LommeError) -> String {
         guard now >= 0, now <= maxTime else {
-            throw LommeError.usage("a sealed code is valid from 1 second to 30 days, from a clock between 1970 and 9999")
+            throw LommeError.usage(.codeLifetimeOutOfRange, "a sealed code is valid from 1 second to 30 days, from a clock between 1970 and 9999")
         }
         return try seal(config, to: recipient, issuer: issuer, issuedMs: now * 1000, lifetime: lifetime)
     }

@@ -40,11 +40,11 @@ package struct Receipt: Sendable, Equatable {
             throw LommeError(.notFound, .receiptNothingToName, "the last sealed code imported here was made by a lomme-vault from before receipts; ask the parent for a new code, import it, then make the receipt")
         }
         guard let parent = PublicKeyCrypto.boxKey(ofSigningKey: issuer.bytes) else {
-            throw LommeError(.damaged, "the pinned issuer key cannot receive a receipt (it is not a valid key); restore the .bak")
+            throw LommeError(.damaged, .pinnedIssuerUnusable, "the pinned issuer key cannot receive a receipt (it is not a valid key); restore the .bak")
         }
         let nonce = code.id + PublicKeyCrypto.randomBytes(PublicKeyCrypto.boxNonceSize - idSize)
         guard let box = PublicKeyCrypto.box(credential, nonce: nonce, to: parent, from: device.secretKey) else {
-            throw LommeError(.damaged, "the pinned issuer key cannot receive a receipt (a low-order point); restore the .bak")
+            throw LommeError(.damaged, .pinnedIssuerUnusable, "the pinned issuer key cannot receive a receipt (a low-order point); restore the .bak")
         }
         return textPrefix + Base45.encode([version] + nonce + box)
     }

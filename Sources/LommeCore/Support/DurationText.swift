@@ -29,9 +29,9 @@ package enum DurationText {
     /// usage error saying what the option takes.
     package static func parse(_ text: String, option: String, atMost limit: UInt32) throws(LommeError) -> UInt32 {
         guard let seconds = parse(text), seconds > 0 else {
-            throw LommeError.usage("\(option) takes a duration such as 90s, 10m, 2h or 1h30m, at most \(format(UInt64(limit))) (\"\(JSON.printable(text))\" is not one)")
+            throw LommeError.usage(.durationInvalid, "\(option) takes a duration such as 90s, 10m, 2h or 1h30m, at most \(format(UInt64(limit))) (\"\(JSON.printable(text))\" is not one)")
         }
-        guard seconds <= limit else { throw LommeError.usage("\(option) can be at most \(format(UInt64(limit)))") }
+        guard seconds <= limit else { throw LommeError.usage(.durationTooLong, "\(option) can be at most \(format(UInt64(limit)))") }
         return seconds
     }
 

@@ -18,7 +18,7 @@ package struct LommeError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     package let code: Code
-    /// What went wrong, by name (`.unnamed` where nothing needs to tell it apart).
+    /// What went wrong, by name: every failure has one (NamedErrorsTests).
     package let reason: Reason
     package let message: String
 
@@ -28,20 +28,17 @@ package struct LommeError: Error, CustomStringConvertible, Equatable, Sendable {
         self.message = message
     }
 
-    package init(_ code: Code, _ message: String) {
-        self.init(code, .unnamed, message)
-    }
-
     package var description: String { message }
 
     /// The same failure, with `message` in place of its own (a prefix, say).
     package func with(message: String) -> LommeError { LommeError(code, reason, message) }
 
-    package static func failure(_ message: String) -> LommeError { LommeError(.failure, message) }
-    package static func image(_ message: String) -> LommeError { LommeError(.unreadableImage, message) }
-    package static func refused(_ message: String) -> LommeError { LommeError(.refused, message) }
-    package static func usage(_ message: String) -> LommeError { LommeError(.usage, message) }
+    /// The same failure, with another exit code (a token URL's rule broken in a config field
+    /// is a refusal, exit 7): a rethrow keeps the reason.
+    package func with(code: Code) -> LommeError { LommeError(code, reason, message) }
+
     package static func failure(_ reason: Reason, _ message: String) -> LommeError { LommeError(.failure, reason, message) }
+    package static func image(_ reason: Reason, _ message: String) -> LommeError { LommeError(.unreadableImage, reason, message) }
     package static func refused(_ reason: Reason, _ message: String) -> LommeError { LommeError(.refused, reason, message) }
     package static func usage(_ reason: Reason, _ message: String) -> LommeError { LommeError(.usage, reason, message) }
 }

@@ -42,7 +42,7 @@ package enum KDF {
     /// Derives the master key. Refuses limits outside the caps without running.
     package static func derive(passphrase: SecureBytes, salt: [UInt8], limits: KDFLimits) throws(LommeError) -> SecureBytes {
         guard limits.isWithinCaps else {
-            throw LommeError(.damaged, "the vault header asks for KDF limits beyond what lomme-vault allows (\(limits.opslimit) passes, \(limits.memlimit) bytes); the file is damaged or forged")
+            throw LommeError(.damaged, .kdfParametersOutOfRange, "the vault header asks for KDF limits beyond what lomme-vault allows (\(limits.opslimit) passes, \(limits.memlimit) bytes); the file is damaged or forged")
         }
         precondition(salt.count == saltLength)
         Sodium.initialize()
@@ -56,7 +56,7 @@ package enum KDF {
             }
         }
         guard result == 0 else {
-            throw LommeError.failure("deriving the key needs \(limits.memlimit >> 20) MiB of memory, which the system refused; free some memory and try again")
+            throw LommeError.failure(.outOfMemory, "deriving the key needs \(limits.memlimit >> 20) MiB of memory, which the system refused; free some memory and try again")
         }
         return key
     }
@@ -70,7 +70,7 @@ package enum KDF {
         case "interactive": return .interactive
         case "minimum": return .minimum
         case let other:
-            throw LommeError.usage("LOMME_VAULT_KDF is \"\(JSON.printable(other))\"; use calibrate, moderate, interactive or minimum")
+            throw LommeError.usage(.kdfSettingUnknown, "LOMME_VAULT_KDF is \"\(JSON.printable(other))\"; use calibrate, moderate, interactive or minimum")
         }
     }
 

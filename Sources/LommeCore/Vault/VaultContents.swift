@@ -95,13 +95,13 @@ package struct VaultContents: Sendable, Equatable {
     /// Reads an opened vault's plaintext; anything unexpected is exit 5.
     package init(plaintext: SecureBytes) throws(LommeError) {
         func damaged(_ why: String) -> LommeError {
-            LommeError(.damaged, "the vault opened but its contents are not understood (\(why)); restore the .bak or re-import")
+            LommeError(.damaged, .vaultContentsDamaged, "the vault opened but its contents are not understood (\(why)); restore the .bak or re-import")
         }
         var bytes = plaintext.bytes
         defer { SecureBytes.wipe(&bytes) }
         guard let json = try? JSON.parse(bytes), case .object(let members) = json else { throw damaged("not a JSON object") }
         guard case .number("1")? = json["version"] else {
-            throw LommeError(.damaged, "the vault's contents have a version this lomme-vault does not know; upgrade lomme-vault")
+            throw LommeError(.damaged, .vaultNewerFormat, "the vault's contents have a version this lomme-vault does not know; upgrade lomme-vault")
         }
         if let configJSON = json["config"] {
             do { config = try Config(json: configJSON, checksums: false) } catch { throw damaged("config: \(error.message)") }

@@ -58,8 +58,8 @@ package enum VaultFormat {
         }
     }
 
-    static func damaged(_ why: String) -> LommeError {
-        LommeError(.damaged, "the vault file is damaged (\(why)); restore it from the .bak next to it or re-import")
+    static func damaged(_ why: String, _ reason: LommeError.Reason = .vaultDamaged) -> LommeError {
+        LommeError(.damaged, reason, "the vault file is damaged (\(why)); restore it from the .bak next to it or re-import")
     }
 
     /// Checks everything that can be checked without a key (FORMAT.md, steps 1–4); all
@@ -72,7 +72,7 @@ package enum VaultFormat {
         case version1: return try VaultFormatV1.parse(bytes)
         case version2: return try VaultLayout.parse(bytes)
         default:
-            throw LommeError(.damaged, "the vault file has format version \(bytes[8]), which this lomme-vault does not know: it was made by a newer lomme-vault (upgrade to open it) or it is damaged")
+            throw LommeError(.damaged, .vaultNewerFormat, "the vault file has format version \(bytes[8]), which this lomme-vault does not know: it was made by a newer lomme-vault (upgrade to open it) or it is damaged")
         }
     }
 
@@ -117,12 +117,12 @@ package enum VaultFormat {
     package static func open(_ sealed: Sealed, master key: SecureBytes) throws(LommeError) -> SecureBytes {
         guard matches(sealed, checkKey: subkey(key, checkKeyID)) else {
             if sealed.version == version1 {
-                throw LommeError(.wrongPassphrase, "wrong passphrase for this vault; try again (a damaged header gives this message too)")
+                throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for this vault; try again (a damaged header gives this message too)")
             }
-            throw LommeError(.damaged, "the vault's header was changed or damaged (its key check does not match the key a slot holds); restore it from the .bak next to it")
+            throw LommeError(.damaged, .vaultHeaderChanged, "the vault's header was changed or damaged (its key check does not match the key a slot holds); restore it from the .bak next to it")
         }
         guard let plaintext = XChaCha.open(sealed.body, ad: sealed.associatedData, nonce: sealed.nonce, key: subkey(key, aeadKeyID)) else {
-            throw LommeError(.damaged, "the vault file is damaged or was tampered with (the key is right, but the sealed body does not authenticate); restore it from the .bak next to it or re-import")
+            throw LommeError(.damaged, .vaultDamaged, "the vault file is damaged or was tampered with (the key is right, but the sealed body does not authenticate); restore it from the .bak next to it or re-import")
         }
         return plaintext
     }
@@ -140,7 +140,7 @@ package enum VaultFormat {
     /// Derives the vault key from a passphrase and opens the vault (exit 4 when wrong).
     package static func open(_ sealed: Sealed, passphrase: SecureBytes) throws(LommeError) -> (master: SecureBytes, plaintext: SecureBytes) {
         guard let (key, _) = try key(sealed, passphrase: passphrase) else {
-            throw LommeError(.wrongPassphrase, "wrong passphrase for this vault; try again")
+            throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for this vault; try again")
         }
         return (key, try open(sealed, master: key))
     }

@@ -12,7 +12,7 @@ enum VaultFormatV1 {
         guard bytes[10] == 0, bytes[11] == 0 else { throw VaultFormat.damaged("unknown header flags") }
         let limits = KDFLimits(opslimit: UInt32(littleEndianBytes: bytes[12..<16]), memlimit: UInt64(littleEndianBytes: bytes[16..<24]))
         guard limits.isWithinCaps else {
-            throw VaultFormat.damaged("its KDF limits, \(limits.opslimit) passes and \(limits.memlimit) bytes, are outside what lomme-vault allows")
+            throw VaultFormat.damaged("its KDF limits, \(limits.opslimit) passes and \(limits.memlimit) bytes, are outside what lomme-vault allows", .kdfParametersOutOfRange)
         }
         return VaultFormat.Sealed(version: VaultFormat.version1, bytes: bytes, salt: Array(bytes[24..<40]), nonce: Array(bytes[40..<64]),
                                   checkedEnd: checkedLength, bodyStart: headerLength, slots: [], publicKeys: nil, v1Limits: limits)

@@ -24,13 +24,13 @@ package enum ConfigInput {
                                       check: ((stat) throws(LommeError) -> Void)? = nil) throws(LommeError) -> [UInt8] {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw LommeError.failure("cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+            throw LommeError.failure(.fileUnreadable, "cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
         }
         defer { if path != "-" { close(descriptor) } }
         if let check {
             var info = stat()
             guard fstat(descriptor, &info) == 0 else {
-                throw LommeError.failure("cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+                throw LommeError.failure(.fileUnreadable, "cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
             }
             try check(info)
         }
@@ -40,12 +40,12 @@ package enum ConfigInput {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw LommeError.failure("cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+                throw LommeError.failure(.fileUnreadable, "cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
             if bytes.count > limit {
-                throw LommeError.failure("the \(what) \(path) is larger than \(limit / 1024) KiB; is it the right file?")
+                throw LommeError.failure(.fileTooLarge, "the \(what) \(path) is larger than \(limit / 1024) KiB; is it the right file?")
             }
         }
         return bytes

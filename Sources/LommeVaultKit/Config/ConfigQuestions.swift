@@ -11,7 +11,7 @@ extension ConfigInput {
     /// `tokenUrl` (an empty answer: none).
     package static func ask(checksums: Bool, _ interaction: any Interaction) throws(LommeError) -> Config {
         guard interaction.canAsk else {
-            throw LommeError.usage("no terminal to ask for the config on; give it as JSON with --from FILE or --from -")
+            throw LommeError.usage(.noTerminalToAsk, "no terminal to ask for the config on; give it as JSON with --from FILE or --from -")
         }
         let clientId = try askChecked(interaction, { () throws(LommeError) in try interaction.ask("clientId: ") }) {
             (text) throws(LommeError) in try Config.check(clientId: text)
@@ -34,7 +34,7 @@ extension ConfigInput {
             try interaction.ask("tokenUrl (optional, the bank's token endpoint for `lomme-vault token`; Enter for none): ")
         }) { (text) throws(LommeError) in
             guard !text.isEmpty else { return }
-            do throws(LommeError) { _ = try TokenURL(text, source: Config.Field.tokenUrl) } catch { throw LommeError.refused(error.message) }
+            do throws(LommeError) { _ = try TokenURL(text, source: Config.Field.tokenUrl) } catch { throw error.with(code: .refused) }
         }
         if !tokenURL.isEmpty { extras.append(JSON.Member(Config.Field.tokenUrl, .string(tokenURL))) }
         let config = Config(clientId: clientId, clientSecret: clientSecret, userId: userId, accountNr: accountNr, extras: extras)

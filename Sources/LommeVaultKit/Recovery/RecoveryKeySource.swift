@@ -28,7 +28,7 @@ package enum RecoveryKeySource: Sendable, Equatable {
             }
         case .terminal:
             guard !noPrompt, interaction.canAsk else {
-                throw LommeError(.locked, "no terminal to type the recovery key on; give it with --recovery-file PATH (the text as printed) or --recovery-image PHOTO (a photo of the kit)")
+                throw LommeError(.locked, .noTerminalToAsk, "no terminal to type the recovery key on; give it with --recovery-file PATH (the text as printed) or --recovery-image PHOTO (a photo of the kit)")
             }
             var last: LommeError?
             for _ in 0..<3 {

@@ -23,7 +23,7 @@ package struct ConfigService {
 
     static func config(_ opened: OpenedVault) throws(LommeError) -> Config {
         guard let config = opened.contents.config else {
-            throw LommeError(.notFound, "the vault holds no config yet; import one with `lomme-vault import PHOTO` or `--stdin`")
+            throw LommeError(.notFound, .noConfig, "the vault holds no config yet; import one with `lomme-vault import PHOTO` or `--stdin`")
         }
         return config
     }

@@ -47,7 +47,7 @@ package struct HouseholdService {
         for text in request.fields {
             let field = try Child.field(text)
             // The token URL rule of `set tokenUrl` (plain http:// to this machine only), exit 7 as there.
-            if field.key == Config.Field.tokenUrl, let url = field.value.stringValue { do throws(LommeError) { _ = try TokenURL(url, source: "--field " + Config.Field.tokenUrl) } catch { throw LommeError.refused(error.message) } }
+            if field.key == Config.Field.tokenUrl, let url = field.value.stringValue { do throws(LommeError) { _ = try TokenURL(url, source: "--field " + Config.Field.tokenUrl) } catch { throw error.with(code: .refused) } }
             fields.removeAll { $0.key == field.key }
             fields.append(field)
         }
@@ -99,7 +99,7 @@ package struct HouseholdService {
         guard !unlock.noPrompt, interaction.canAsk else {
             throw LommeError.failure(.noTerminalToConfirm, "no terminal to confirm on; compare the fingerprint with the child's device, then add --yes")
         }
-        guard try interaction.confirm(question) else { throw LommeError.failure(declined) }
+        guard try interaction.confirm(question) else { throw LommeError.failure(.declined, declined) }
     }
 
     /// One child as `child list` shows it.
@@ -195,7 +195,7 @@ package struct HouseholdService {
         let child = try opened.contents.household.require(name)
         if !yes, !unlock.noPrompt, context.interaction.canAsk {
             guard try context.interaction.confirm("Remove \(child.name) (receiving key \(child.receivingKey.fingerprint))? Their device keeps the credential until the secret is renewed at the bank.") else {
-                throw LommeError.failure("not removed; nothing changed")
+                throw LommeError.failure(.declined, "not removed; nothing changed")
             }
         }
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in

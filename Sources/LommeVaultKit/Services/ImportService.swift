@@ -39,23 +39,23 @@ package struct ImportService {
         case .sealed(let envelope, let problem):
             return try importSealed(envelope, problem: problem)
         case .receivingKey:
-            throw LommeError.refused("this is a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY`")
+            throw LommeError.refused(.codeIsReceivingKey, "this is a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY`")
         case .receipt:
-            throw LommeError.refused("this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
+            throw LommeError.refused(.codeIsReceipt, "this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
         case .recoveryKey:
-            throw LommeError.refused("this is a household's recovery kit, not a config: keep it secret, like a passport; the parent uses it with `lomme-vault unlock --with recovery` or `lomme-vault init --parent --restore`")
+            throw LommeError.refused(.codeIsRecoveryKit, "this is a household's recovery kit, not a config: keep it secret, like a passport; the parent uses it with `lomme-vault unlock --with recovery` or `lomme-vault init --parent --restore`")
         case .parentKey:
-            throw LommeError.refused("this is a parent's machine key (what `lomme-vault key --parent` shows), not a config; the parent with the household adds it with `lomme-vault parent add NAME --key-image PHOTO`")
+            throw LommeError.refused(.codeIsParentKey, "this is a parent's machine key (what `lomme-vault key --parent` shows), not a config; the parent with the household adds it with `lomme-vault parent add NAME --key-image PHOTO`")
         case .household:
             // The command takes a household's code to `SyncService.importFile` before this.
-            throw LommeError.refused("this is a household handed over by a parent's machine; `lomme-vault import` takes it on the machine it is sealed to")
+            throw LommeError.refused(.codeIsHousehold, "this is a household handed over by a parent's machine; `lomme-vault import` takes it on the machine it is sealed to")
         case .plain(let config?, let problem):
             // Parsed once, where it was read; the check digits are waived by --no-check only.
             if let problem, request.checksums { throw problem }
             return try importPlain(config)
         case .plain(nil, let problem):
             // JSON naming a config's fields that cannot be read as one (what rule it breaks).
-            throw problem ?? LommeError.refused("the payload is not a config")
+            throw problem ?? LommeError.refused(.notAConfig, "the payload is not a config")
         case .other:
             // Not a config: the plain rules say why (not JSON, a field missing, a rule broken).
             return try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums))
@@ -104,7 +104,7 @@ package struct ImportService {
         }
         let opened = try Session.open(context, request.unlock)
         guard let identity = opened.contents.identity else {
-            throw LommeError.refused("this vault has no receiving key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
+            throw LommeError.refused(.noReceivingKey, "this vault has no receiving key yet, so no sealed code can be for it: run `lomme-vault key` and ask the parent to issue to that key")
         }
         let now = Int64(time(nil))
         let check = try sealedCheck(envelope, identity: identity, now: now)
@@ -121,7 +121,7 @@ package struct ImportService {
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.
-            guard var current = contents.identity else { throw LommeError.refused("the vault's receiving key disappeared; nothing was stored") }
+            guard var current = contents.identity else { throw LommeError.refused(.noReceivingKey, "the vault's receiving key disappeared; nothing was stored") }
             let recheck = try sealedCheck(envelope, identity: current, now: now)
             recheck.record(in: &current, now: .now())
             contents.identity = current
@@ -162,7 +162,7 @@ package struct ImportService {
             guard !request.unlock.noPrompt, interaction.canAsk else {
                 throw LommeError.failure(.noTerminalToConfirm, "add --yes to import without a terminal to confirm on")
             }
-            guard try interaction.confirm(question) else { throw LommeError.failure("not stored; nothing changed") }
+            guard try interaction.confirm(question) else { throw LommeError.failure(.declined, "not stored; nothing changed") }
         }
     }
 }

@@ -100,7 +100,7 @@ package struct IssueService {
         guard let id = issued.recordId, let opened = issued.opened else { return nil }
         return try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             guard contents.household.markHandedOut(id: id, at: now) else {
-                throw LommeError.failure("the record of the code just issued is gone from the vault (restored from the .bak meanwhile?); the code was handed out, but it is not recorded")
+                throw LommeError.failure(.recordChangedMeanwhile, "the record of the code just issued is gone from the vault (restored from the .bak meanwhile?); the code was handed out, but it is not recorded")
             }
         }
     }
@@ -113,7 +113,7 @@ package struct IssueService {
     func openForSealing(_ options: UnlockOptions) throws(LommeError) -> OpenedVault {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "sealing a code needs a vault of your own for the issuer key, and there is none at \(store.path): run `lomme-vault init` first")
+            throw LommeError(.notFound, .noVault, "sealing a code needs a vault of your own for the issuer key, and there is none at \(store.path): run `lomme-vault init` first")
         }
         // Sealing signs with this machine's vault key: open it before asking for the config.
         return try Session.open(context, options)
@@ -124,7 +124,7 @@ package struct IssueService {
     func resolve(_ recipient: Recipient, in household: Household) throws(LommeError) -> (ReceivingKey, Child?) {
         switch recipient {
         case .plain:
-            throw LommeError.failure("a plain code has no recipient")
+            throw LommeError.failure(.internalError, "a plain code has no recipient")
         case .key(let key):
             return (key, household.child(with: key))
         case .named(let text):
@@ -238,7 +238,7 @@ package struct IssueService {
         let opened = try openForSealing(request.unlock)
         let household = opened.contents.household
         guard !household.children.isEmpty else {
-            throw LommeError(.notFound, "this vault has no children to issue to; add one with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`")
+            throw LommeError(.notFound, .noChildren, "this vault has no children to issue to; add one with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`")
         }
         if request.from == nil && opened.contents.config == nil {
             throw LommeError(.notFound, .noConfig, "no config is stored in this vault; store the bank's with `lomme-vault import --stdin < config.json` (then delete the file), or give --from FILE")
@@ -248,7 +248,7 @@ package struct IssueService {
         var items: [Plan.Item] = []
         for child in household.children {
             guard child.receivingKey.isUsable else {
-                throw LommeError.usage("\(child.name)'s receiving key is not usable; nothing was issued: run `lomme-vault child rekey \(child.name) --key KEY` with the key from `lomme-vault key` on their device")
+                throw LommeError.usage(.receivingKeyUnusable, "\(child.name)'s receiving key is not usable; nothing was issued: run `lomme-vault child rekey \(child.name) --key KEY` with the key from `lomme-vault key` on their device")
             }
             let config: Config
             do { config = try self.config(for: child, request, opened: opened) } catch {

@@ -70,13 +70,13 @@ package struct ParentService {
         try Child.checkName(request.name, what: "a parent's name")
         let opened = try open()
         var root = try Self.root(opened.contents)
-        guard let identity = opened.contents.identity else { throw LommeError.failure("this vault has no device keys; run `lomme-vault key` once") }
+        guard let identity = opened.contents.identity else { throw LommeError.failure(.noDeviceKeys, "this vault has no device keys; run `lomme-vault key` once") }
         let me = identity.issuerID
         try checkNew(request, in: opened.contents, me: me)
         // The clock, before anything is asked (again when the vouch is signed).
         _ = try VouchClock.version(now: VaultContents.nowMilliseconds(), after: root.vouch.version, kit: nil, seen: opened.contents)
         guard request.byHand || opened.contents.household.sync?.folder != nil else {
-            throw LommeError.failure("nowhere to hand the household over: give --output FILE, run it on a terminal (a QR code), or set a sync folder first (`lomme-vault sync DIR`); nothing changed")
+            throw LommeError.failure(.handOverNowhere, "nowhere to hand the household over: give --output FILE, run it on a terminal (a QR code), or set a sync folder first (`lomme-vault sync DIR`); nothing changed")
         }
         let (receiving, issuer) = request.key.fingerprints
         if !request.yes {
@@ -85,7 +85,7 @@ package struct ParentService {
             }
             context.interaction.notice("Parent \(request.name)'s machine:\n  receiving key  \(receiving)\n  issuer         \(issuer)")
             guard try context.interaction.confirm("Are these the fingerprints `lomme-vault key --parent` shows on \(request.name)'s machine? Vouch for it with the recovery kit and hand it the household?") else {
-                throw LommeError.failure("not added; nothing changed")
+                throw LommeError.failure(.declined, "not added; nothing changed")
             }
         }
         let key = try request.recovery.read(context.interaction, noPrompt: unlock.noPrompt)
@@ -99,7 +99,7 @@ package struct ParentService {
         let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Again under the write lock: the household key, its vouch and the parents are as read.
             guard contents.household.root == planned else {
-                throw LommeError.failure("the household's vouch or key was changed meanwhile; nothing was written, run it again")
+                throw LommeError.failure(.householdChangedMeanwhile, "the household's vouch or key was changed meanwhile; nothing was written, run it again")
             }
             try checkNew(request, in: contents, me: me)
             var household = contents.household
@@ -120,7 +120,7 @@ package struct ParentService {
             contents.household = household
             added = parent
         }
-        guard let added else { throw LommeError.failure("the parent was not added; nothing changed") }
+        guard let added else { throw LommeError.failure(.internalError, "the parent was not added; nothing changed") }
         let handOver = try HandOver(of: written.contents, me: me, to: request.key.issuer, now: now)
         let body = SecureBytes(copying: Array(handOver.json.text.utf8))
         let bytes = try HouseholdFile.seal(body, kind: .handOver, to: [request.key.receiving], writer: identity.signing)
@@ -195,7 +195,7 @@ package struct ParentService {
                 throw LommeError.failure(.noTerminalToConfirm, "no terminal to confirm on; run again with --yes to remove \(parent.name)")
             }
             guard try context.interaction.confirm("Stop vouching for \(parent.name)'s machine (\(parent.key.issuer.fingerprint))? The children refuse its codes from their next code on.") else {
-                throw LommeError.failure("not removed; nothing changed")
+                throw LommeError.failure(.declined, "not removed; nothing changed")
             }
         }
         let key = try recovery.read(context.interaction, noPrompt: unlock.noPrompt)
@@ -206,7 +206,7 @@ package struct ParentService {
         var removed = parent
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             guard contents.household.root == planned, let index = contents.household.parents.firstIndex(where: { $0.id == parent.id && !$0.removed }) else {
-                throw LommeError.failure("the household's parents or vouch were changed meanwhile; nothing was written, run it again")
+                throw LommeError.failure(.householdChangedMeanwhile, "the household's parents or vouch were changed meanwhile; nothing was written, run it again")
             }
             removed = contents.household.parents[index]
             removed.removed = true

@@ -19,7 +19,7 @@ package enum PlainOverPinned {
     static func confirmDroppingPin(_ pinned: IssuerKey, noPrompt: Bool, _ interaction: any Interaction) throws(LommeError) {
         guard !noPrompt, interaction.canAsk else { return }
         interaction.warning("--allow-plain: the pinned issuer \(pinned.fingerprint) will be forgotten, and the config will come from a plain code that anyone could have made.")
-        guard try interaction.confirm("Drop the pin and store the plain code?") else { throw LommeError.failure("not stored; nothing changed (the pin is kept)") }
+        guard try interaction.confirm("Drop the pin and store the plain code?") else { throw LommeError.failure(.declined, "not stored; nothing changed (the pin is kept)") }
     }
 
     /// Forgets the pinned issuer and household key (the last envelope is kept, so rollback

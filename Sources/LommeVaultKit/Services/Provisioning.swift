@@ -22,7 +22,7 @@ package struct Provisioning {
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             made = contents.ensureDeviceIdentity()
         }
-        guard let made else { throw LommeError.failure("the device keys could not be stored; nothing changed") }
+        guard let made else { throw LommeError.failure(.internalError, "the device keys could not be stored; nothing changed") }
         return (made, true)
     }
 
@@ -48,7 +48,7 @@ package struct Provisioning {
         -> (identity: DeviceIdentity, limits: KDFLimits, seconds: Double)
     {
         if noPrompt && source == .terminal {
-            throw LommeError(.locked, refusal)
+            throw LommeError(.locked, .passphraseNeeded, refusal)
         }
         var contents = contents
         let identity = contents.ensureDeviceIdentity()

@@ -17,7 +17,7 @@ package struct ReceiptService {
     func open() throws(LommeError) -> OpenedVault {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "there is no vault at \(store.path); create one with `lomme-vault init`")
+            throw LommeError(.notFound, .noVault, "there is no vault at \(store.path); create one with `lomme-vault init`")
         }
         return try Session.open(context, unlock)
     }
@@ -52,14 +52,14 @@ package struct ReceiptService {
         guard case .receipt(let parsed, let problem) = payload.payload else {
             throw LommeError.refused(.receiptNotOne, "this QR code is not a receipt (\(payload.kind.what)); the child shows one with `lomme-vault receipt` after importing a sealed code")
         }
-        guard let receipt = parsed else { throw problem ?? LommeError.refused("the receipt is damaged") }
+        guard let receipt = parsed else { throw problem ?? LommeError.refused(.receiptDamaged, "the receipt is damaged") }
         let opened = try open()
         var (child, record) = try check(receipt, in: opened.contents)
         if record.confirmed != nil { return Confirmation(child: child, record: record, already: true) }
         let now = Int64(time(nil))
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             (child, record) = try check(receipt, in: contents)  // again, under the write lock
-            guard let (index, _) = contents.household.record(id: record.id) else { throw LommeError.failure("the record changed meanwhile; nothing changed") }
+            guard let (index, _) = contents.household.record(id: record.id) else { throw LommeError.failure(.recordChangedMeanwhile, "the record changed meanwhile; nothing changed") }
             // A receipt is proof the code reached the child, whatever the record said.
             contents.household.markHandedOut(id: record.id, at: now)
             contents.household.issued[index].confirmed = now

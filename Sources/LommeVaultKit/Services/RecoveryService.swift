@@ -41,7 +41,7 @@ package struct RecoveryService {
     func open() throws(LommeError) -> OpenedVault {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "there is no vault at \(store.path); a new laptop restores the household with `lomme-vault init --parent --restore`")
+            throw LommeError(.notFound, .noVault, "there is no vault at \(store.path); a new laptop restores the household with `lomme-vault init --parent --restore`")
         }
         return try Session.open(context, unlock)
     }
@@ -77,7 +77,7 @@ package struct RecoveryService {
     /// `recovery kit`, second step: the recovery slot of the new key (replacing the old
     /// one) and the household key, in one write.
     package func store(_ kit: Kit) throws(LommeError) {
-        guard let opened = kit.opened, let identity = kit.identity else { throw LommeError.failure("this kit is for a new vault") }
+        guard let opened = kit.opened, let identity = kit.identity else { throw LommeError.failure(.internalError, "this kit is for a new vault") }
         let (kind, request) = SlotKind.recoveryKit(kit.key)
         let context = context
         try VaultActions.update(opened, slots: { (slots: inout [VaultSlot], salt: [UInt8], fileKey: SecureBytes) throws(LommeError) in
@@ -86,7 +86,7 @@ package struct RecoveryService {
             slots.append(try kind.slot(context, request, fileKey: fileKey, id: id, vaultSalt: salt))
         }) { (contents: inout VaultContents) throws(LommeError) in
             guard contents.household.root == kit.previous, contents.identity == nil || contents.identity == identity else {
-                throw LommeError.failure("the household's recovery kit or this machine's keys were changed meanwhile; nothing was written, run it again (and destroy the kit just made)")
+                throw LommeError.failure(.householdChangedMeanwhile, "the household's recovery kit or this machine's keys were changed meanwhile; nothing was written, run it again (and destroy the kit just made)")
             }
             contents.identity = identity
             contents.household.root = kit.root
@@ -99,7 +99,7 @@ package struct RecoveryService {
     /// earlier lomme-vault's `passwd --rotate` took it from).
     package func verify(_ source: RecoveryKeySource) throws(LommeError) -> HouseholdRoot {
         let store = context.store
-        guard store.exists else { throw LommeError(.notFound, "there is no vault at \(store.path)") }
+        guard store.exists else { throw LommeError(.notFound, .noVault, "there is no vault at \(store.path)") }
         let sealed = try VaultFormat.parse(try store.read())
         let key = try source.read(context.interaction, noPrompt: unlock.noPrompt)
         let (kind, request) = SlotKind.recoveryKit(key)

@@ -85,7 +85,7 @@ package struct SetService {
             return outcome
         }
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
-            guard let current = contents.config else { throw LommeError(.notFound, "the stored config disappeared meanwhile; nothing was written") }
+            guard let current = contents.config else { throw LommeError(.notFound, .noConfig, "the stored config disappeared meanwhile; nothing was written") }
             let field = try Self.resolve(request.field, in: current, new: request.new)  // again, under the write lock
             let config = try Self.replacing(field, with: value, in: current, checksums: request.checksums)
             contents.store(config, source: .local)
@@ -101,7 +101,7 @@ package struct SetService {
         let opened = try openWithConfig(unlock)
         var outcome = Outcome(field: typed, changed: false, stale: [], warning: nil)
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
-            guard var config = contents.config else { throw LommeError(.notFound, "the stored config disappeared meanwhile; nothing was written") }
+            guard var config = contents.config else { throw LommeError(.notFound, .noConfig, "the stored config disappeared meanwhile; nothing was written") }
             let field = try Self.resolve(typed, in: config, new: false, verb: "unset")
             if Config.fieldNames.contains(field) {
                 throw LommeError.usage(.fieldRequired, "\(field) is one of the four fields every config has; change it with `lomme-vault set \(field)`")
@@ -162,7 +162,7 @@ package struct SetService {
         default:
             try Config.check(extra: field, value)
             if field == Config.Field.tokenUrl {
-                do throws(LommeError) { _ = try TokenURL(value, source: Config.Field.tokenUrl) } catch { throw LommeError.refused(error.message) }
+                do throws(LommeError) { _ = try TokenURL(value, source: Config.Field.tokenUrl) } catch { throw error.with(code: .refused) }
             }
             let member = JSON.Member(field, .string(value))
             if let index = config.extras.firstIndex(where: { $0.key == field }) {
@@ -182,7 +182,7 @@ package struct SetService {
         case .terminal:
             let interaction = context.interaction
             guard interaction.canAsk else {
-                throw LommeError(.locked, "no terminal to ask for \(field) on; give the value on standard input: `lomme-vault set \(field) < FILE`")
+                throw LommeError(.locked, .noTerminalToAsk, "no terminal to ask for \(field) on; give the value on standard input: `lomme-vault set \(field) < FILE`")
             }
             guard secret else { return try interaction.ask("\(field): ") }
             for _ in 0..<3 {
@@ -191,7 +191,7 @@ package struct SetService {
                 if first.bytes == second.bytes { return first.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
                 interaction.notice("The two did not match; type it again.")
             }
-            throw LommeError.failure("the two entries of \(field) did not match three times; nothing was changed")
+            throw LommeError.failure(.newSecretNotSet, "the two entries of \(field) did not match three times; nothing was changed")
         case .standardInput:
             var bytes = try ConfigInput.readSmallFile("-", limit: ConfigInput.maximumSize, what: "value on standard input")
             defer { SecureBytes.wipe(&bytes) }
@@ -199,10 +199,10 @@ package struct SetService {
             defer { SecureBytes.wipe(&line) }
             if line.last == 0x0D { line.removeLast() }
             guard !line.isEmpty else {
-                throw LommeError.usage("standard input's first line is empty; give the value of \(field) on it, as `echo VALUE | lomme-vault set \(field)`")
+                throw LommeError.usage(.inputEmpty, "standard input's first line is empty; give the value of \(field) on it, as `echo VALUE | lomme-vault set \(field)`")
             }
             guard let text = String(validating: line, as: UTF8.self) else {
-                throw LommeError.refused("the value on standard input is not UTF-8 text")
+                throw LommeError.refused(.inputNotText, "the value on standard input is not UTF-8 text")
             }
             return text
         }

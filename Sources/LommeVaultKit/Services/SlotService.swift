@@ -66,14 +66,14 @@ package struct SlotService {
     /// lowest free id. A version 1 vault becomes version 2 first.
     package func enroll(_ kind: SlotKind, _ options: UnlockOptions, _ request: SlotRequest) throws(LommeError) -> Enrolled {
         guard kind.enrollable else {
-            throw LommeError.usage("lomme-vault can enroll \(SlotKinds.list(context.slotKinds.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
+            throw LommeError.usage(.slotKindNotEnrollable, "lomme-vault can enroll \(SlotKinds.list(context.slotKinds.enrollableNames)) (the passphrase slot is made by init; `passwd` changes it)")
         }
         // What the kind can tell before anything is asked (no TPM, a key file that exists),
         // then the vault key.
         let make = try kind.make(context, request)
         let opened = try Session.open(context, options)
         if opened.sealed.slots.count >= VaultFormat.maximumSlots {
-            throw LommeError.failure("this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
+            throw LommeError.failure(.slotsFull, "this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
         }
         let made = try make(opened.sealed.salt)
         let store = context.store
@@ -89,7 +89,7 @@ package struct SlotService {
                     VaultActions.keepSession(opened, bytes: upgraded.bytes, key: key)
                 }
                 guard current.salt == opened.sealed.salt else {
-                    throw LommeError.failure("the vault's key was changed while this command ran; nothing was written, run it again")
+                    throw LommeError.failure(.vaultChangedMeanwhile, "the vault's key was changed while this command ran; nothing was written, run it again")
                 }
                 let id = VaultLayout(current).nextSlotID
                 let slot = kind.wrap(key, made, id: id, vaultSalt: current.salt)
@@ -107,15 +107,15 @@ package struct SlotService {
     func resolve(_ text: String, in slots: [VaultSlot]) throws(LommeError) -> VaultSlot {
         if let id = UInt8(text) {
             guard let slot = slots.first(where: { $0.id == id }) else {
-                throw LommeError(.notFound, "this vault has no slot \(id); `lomme-vault slots` lists them")
+                throw LommeError(.notFound, .noSuchSlot, "this vault has no slot \(id); `lomme-vault slots` lists them")
             }
             return slot
         }
         let matching = slots.filter { context.slotKinds.of($0.kind)?.name == text }
         switch matching.count {
         case 1: return matching[0]
-        case 0: throw LommeError(.notFound, "this vault has no \(text) slot; `lomme-vault slots` lists them")
-        default: throw LommeError.usage("this vault has \(matching.count) \(text) slots; name one by its number (`lomme-vault slots` lists them)")
+        case 0: throw LommeError(.notFound, .noSuchSlot, "this vault has no \(text) slot; `lomme-vault slots` lists them")
+        default: throw LommeError.usage(.slotAmbiguous, "this vault has \(matching.count) \(text) slots; name one by its number (`lomme-vault slots` lists them)")
         }
     }
 
@@ -128,12 +128,12 @@ package struct SlotService {
         return try store.withWriteLock { () throws(LommeError) -> Info in
             let (current, _) = try VaultActions.current(opened)
             guard current.version == VaultFormat.version2 else {
-                throw LommeError.failure("this vault (format version 1) has only its passphrase, which stays; nothing was removed")
+                throw LommeError.failure(.slotLastPassphrase, "this vault (format version 1) has only its passphrase, which stays; nothing was removed")
             }
             let slot = try resolve(text, in: current.slots)
             let remaining = current.slots.filter { $0.id != slot.id }
             guard remaining.contains(where: { $0.kind == SlotKind.passphrase.byte }) else {
-                throw LommeError.failure("slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
+                throw LommeError.failure(.slotLastPassphrase, "slot \(slot.id) is the vault's only passphrase slot, the way in when a TPM is gone; it stays (`lomme-vault passwd` changes the passphrase)")
             }
             // The write removes a key, so the .bak becomes the new file too (VaultStore.write).
             try store.write(VaultFormat.replacingSlots(current, with: remaining), key: opened.master)

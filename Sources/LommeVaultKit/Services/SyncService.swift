@@ -86,7 +86,7 @@ package struct SyncService {
     package func sync(folder given: String?, yes: Bool) throws(LommeError) -> Report {
         let opened = try open()
         guard let path = given ?? opened.contents.household.sync?.folder else {
-            throw LommeError.usage("give the sync folder once (`lomme-vault sync DIR`: a folder Syncthing, Nextcloud or git carries, or a USB stick); it is remembered after")
+            throw LommeError.usage(.syncFolderNotSet, "give the sync folder once (`lomme-vault sync DIR`: a folder Syncthing, Nextcloud or git carries, or a USB stick); it is remembered after")
         }
         let folder = try SyncFolder(absolute(path))
         var report = Report(folder: folder.path)
@@ -161,7 +161,7 @@ package struct SyncService {
         }
         var info = stat()
         if lstat(path, &info) == 0 {
-            throw LommeError.failure("\(path) exists; a journal is never written over a file: name a new one")
+            throw LommeError.failure(.outputFileExists, "\(path) exists; a journal is never written over a file: name a new one")
         }
         try FileIO.replace(path, with: file.bytes, mode: 0o600)
         return Report(folder: nil, files: [], wrote: path, sequence: written.contents.household.sync?.sequence, recipients: file.recipients.map(\.name))
@@ -177,7 +177,7 @@ package struct SyncService {
             return FileResult(name: name, writer: opened.contents.household.machineName(one.writer.id, me: identity.issuerID), outcome: .nothingNew)
         }
         let (_, results, _) = try take([(name, bytes)], into: opened, folder: nil, yes: yes)
-        guard let result = results.first else { throw LommeError.failure("nothing was read from \(name)") }
+        guard let result = results.first else { throw LommeError.failure(.internalError, "nothing was read from \(name)") }
         switch result.outcome {
         case .refused(let error), .ignored(let error): throw error.with(message: "\(name): \(error.message)")
         default: return result
@@ -195,7 +195,7 @@ package struct SyncService {
     /// the same write, and returned to be written into the folder after it.
     func take(_ files: [(String, [UInt8])], into opened: OpenedVault, folder: String?, ownJournal: String? = nil,
               yes: Bool) throws(LommeError) -> (OpenedVault, [FileResult], journal: (name: String, bytes: [UInt8], recipients: [Parent])?) {
-        guard let identity = opened.contents.identity else { throw LommeError.failure("this vault has no device keys; run `lomme-vault key` once") }
+        guard let identity = opened.contents.identity else { throw LommeError.failure(.noDeviceKeys, "this vault has no device keys; run `lomme-vault key` once") }
         let me = identity.issuerID
         var results: [FileResult] = []
         var read: [Read] = []
@@ -357,7 +357,7 @@ package struct SyncService {
         }
         context.interaction.notice("The household \(household), handed over by \(name)'s machine (issuer \(issuer)).")
         guard try context.interaction.confirm("Are these the household and issuer fingerprints `lomme-vault status` shows on \(name)'s machine? Join the household?") else {
-            throw LommeError.failure("not joined; nothing changed")
+            throw LommeError.failure(.declined, "not joined; nothing changed")
         }
     }
 

@@ -67,7 +67,7 @@ package struct UnlockService {
             return Unlocked(deadline: deadline, keptLiveSession: liveDeadline != nil,
                             warning: contents?.secretWarning(now: Int64(time(nil))))
         } catch {
-            throw LommeError.failure("\(error.summary), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
+            throw LommeError.failure(.keyringUnavailable, "\(error.summary), so the vault cannot stay unlocked; commands will ask for the passphrase instead")
         }
     }
 
@@ -82,7 +82,7 @@ package struct UnlockService {
     package func lock() throws(LommeError) -> Locked {
         let store = context.store
         guard store.exists else {
-            throw LommeError(.notFound, "no vault at \(store.path), so no session to find by it; `lomme-vault lock --all` forgets every session and token of this user")
+            throw LommeError(.notFound, .noVault, "no vault at \(store.path), so no session to find by it; `lomme-vault lock --all` forgets every session and token of this user")
         }
         let salt = try VaultFormat.parse(try store.read()).salt
         let removed: Bool

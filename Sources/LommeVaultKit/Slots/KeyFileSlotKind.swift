@@ -45,7 +45,7 @@ enum KeyFileSlotKind {
 
     static func path(_ request: SlotRequest) throws(LommeError) -> String {
         guard let path = request.argument, !path.isEmpty else {
-            throw LommeError.usage("a key-file slot needs the file's path: `lomme-vault enroll keyfile PATH` or `lomme-vault unlock --with keyfile PATH`")
+            throw LommeError.usage(.keyFilePathMissing, "a key-file slot needs the file's path: `lomme-vault enroll keyfile PATH` or `lomme-vault unlock --with keyfile PATH`")
         }
         return path
     }
@@ -60,7 +60,7 @@ enum KeyFileSlotKind {
     }
 
     static func exists(_ path: String) -> LommeError {
-        LommeError.failure("\(TerminalText.line(path)) exists; lomme-vault never overwrites a key file: name a new file")
+        LommeError.failure(.outputFileExists, "\(TerminalText.line(path)) exists; lomme-vault never overwrites a key file: name a new file")
     }
 
     static func make(_ path: String, vaultSalt: [UInt8]) throws(LommeError) -> SlotEnrollment {
@@ -69,7 +69,7 @@ enum KeyFileSlotKind {
         guard descriptor >= 0 else {
             let code = errno
             if code == EEXIST { throw exists(path) }
-            throw LommeError.failure("cannot create the key file \(shown): \(String(cString: strerror(code)))")
+            throw LommeError.failure(.keyFileNotWritten, "cannot create the key file \(shown): \(String(cString: strerror(code)))")
         }
         let file = SecureBytes.random(count: fileLength)
         let written = file.withUnsafeBytes { raw in Glibc.write(descriptor, raw.baseAddress, raw.count) == raw.count }
@@ -77,7 +77,7 @@ enum KeyFileSlotKind {
             let code = errno
             close(descriptor)
             unlink(path)
-            throw LommeError.failure("cannot write the key file \(shown): \(String(cString: strerror(code))); nothing was enrolled")
+            throw LommeError.failure(.keyFileNotWritten, "cannot write the key file \(shown): \(String(cString: strerror(code))); nothing was enrolled")
         }
         close(descriptor)
         let slotSalt = Sodium.randomBytes(saltLength)
@@ -93,24 +93,24 @@ enum KeyFileSlotKind {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            throw LommeError.failure("cannot read the key file \(shown): \(String(cString: strerror(code)))\(code == ENOENT ? "; give the path `lomme-vault enroll keyfile` created (is the USB stick mounted?)" : "")")
+            throw LommeError.failure(.keyFileUnreadable, "cannot read the key file \(shown): \(String(cString: strerror(code)))\(code == ENOENT ? "; give the path `lomme-vault enroll keyfile` created (is the USB stick mounted?)" : "")")
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw LommeError.failure("\(shown) is not a regular file; give the key file `lomme-vault enroll keyfile` created")
+            throw LommeError.failure(.keyFileNotAFile, "\(shown) is not a regular file; give the key file `lomme-vault enroll keyfile` created")
         }
         try SecretFile.checkOwner(info, path: path, noun: "key")
         guard info.st_mode & 0o077 == 0 else {
-            throw LommeError.failure("the key file \(shown) has mode \(String(info.st_mode & 0o777, radix: 8)), so other users may read it; run `chmod 400 \(shown)`, and since it may have been copied, `lomme-vault passwd --rotate` (then enroll a new key file)")
+            throw LommeError.failure(.keyFileReadableByOthers, "the key file \(shown) has mode \(String(info.st_mode & 0o777, radix: 8)), so other users may read it; run `chmod 400 \(shown)`, and since it may have been copied, `lomme-vault passwd --rotate` (then enroll a new key file)")
         }
         guard info.st_size == off_t(fileLength) else {
-            throw LommeError(.wrongPassphrase, "\(shown) is not a lomme-vault key file (\(info.st_size) bytes; a key file holds \(fileLength))")
+            throw LommeError(.wrongPassphrase, .keyFileNotOne, "\(shown) is not a lomme-vault key file (\(info.st_size) bytes; a key file holds \(fileLength))")
         }
         let file = SecureBytes(count: fileLength)
         let count = file.withUnsafeMutableBytes { raw in Glibc.read(descriptor, raw.baseAddress, fileLength) }
         guard count == fileLength else {
-            throw LommeError.failure("cannot read the key file \(shown): it was cut short while being read")
+            throw LommeError.failure(.keyFileUnreadable, "cannot read the key file \(shown): it was cut short while being read")
         }
         return file
     }
@@ -118,7 +118,7 @@ enum KeyFileSlotKind {
     static func open(_ context: VaultContext, _ sealed: VaultFormat.Sealed, _ request: SlotRequest) throws(LommeError) -> (key: SecureBytes, slot: UInt8) {
         let slots = sealed.slots.filter { $0.kind == SlotKind.keyFile.byte }
         guard !slots.isEmpty else {
-            throw LommeError.failure("this vault has no key-file slot; add one with `lomme-vault enroll keyfile PATH`, or unlock with the passphrase (`lomme-vault unlock`)")
+            throw LommeError.failure(.keyFileSlotMissing, "this vault has no key-file slot; add one with `lomme-vault enroll keyfile PATH`, or unlock with the passphrase (`lomme-vault unlock`)")
         }
         let path = try Self.path(request)
         let file = try Self.read(path)
@@ -127,6 +127,6 @@ enum KeyFileSlotKind {
                 return (key, slot.id)
             }
         }
-        throw LommeError(.wrongPassphrase, "the key file \(TerminalText.line(path)) opens no key-file slot of \(context.store.path); give the file `enroll keyfile` made for this vault, or unlock with the passphrase")
+        throw LommeError(.wrongPassphrase, .keyFileWrong, "the key file \(TerminalText.line(path)) opens no key-file slot of \(context.store.path); give the file `enroll keyfile` made for this vault, or unlock with the passphrase")
     }
 }

@@ -13,7 +13,7 @@ extension SlotKind {
             PassphraseSlot(parameters: parameters).map { SlotFacts(details: $0.limits.description, provesAPerson: true, enrollAgain: "lomme-vault passwd") }
         },
         make: { _, _ throws(LommeError) in
-            throw LommeError.usage("the passphrase slot is made by `lomme-vault init`; `lomme-vault passwd` changes it")
+            throw LommeError.usage(.slotKindNotEnrollable, "the passphrase slot is made by `lomme-vault init`; `lomme-vault passwd` changes it")
         },
         open: { context, sealed, request throws(LommeError) in
             let (key, slot) = try Session.passphraseKey(context, sealed, UnlockOptions(noPrompt: request.noPrompt))

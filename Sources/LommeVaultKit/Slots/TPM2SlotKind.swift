@@ -70,9 +70,9 @@ struct TPM2SlotKind {
         let set = try device.lockoutAuthorization()
         guard request.pin != nil, !request.force, set != true else { return set }
         if set == false {
-            throw LommeError.failure("this TPM's lockout authorization is empty, so any user of this machine can reset its count of wrong PINs (`tpm2_dictionarylockout -c`) and guess a PIN at about 20 a second (docs/tpm.md); have the TPM's owner set one with `tpm2_changeauth -c lockout`, or enroll anyway with --force")
+            throw LommeError.failure(.tpmLockoutAuthUnset, "this TPM's lockout authorization is empty, so any user of this machine can reset its count of wrong PINs (`tpm2_dictionarylockout -c`) and guess a PIN at about 20 a second (docs/tpm.md); have the TPM's owner set one with `tpm2_changeauth -c lockout`, or enroll anyway with --force")
         }
-        throw LommeError.failure("this TPM did not say whether its lockout authorization is set, and without one any user of this machine can reset its count of wrong PINs and guess a PIN at about 20 a second (docs/tpm.md); if you know the owner set one (`tpm2_changeauth -c lockout`), enroll with --force")
+        throw LommeError.failure(.tpmLockoutAuthUnknown, "this TPM did not say whether its lockout authorization is set, and without one any user of this machine can reset its count of wrong PINs and guess a PIN at about 20 a second (docs/tpm.md); if you know the owner set one (`tpm2_changeauth -c lockout`), enroll with --force")
     }
 
     func make(vaultSalt: [UInt8], _ request: SlotRequest) throws(LommeError) -> SlotEnrollment {
@@ -108,13 +108,13 @@ struct TPM2SlotKind {
         let needsPIN = { (slot: VaultSlot) in TPM2Slot(parameters: slot.parameters)?.withPIN ?? true }
         let slots = sealed.slots.filter { $0.kind == SlotKind.tpm2.byte }.sorted { !needsPIN($0) && needsPIN($1) }
         guard !slots.isEmpty else {
-            throw LommeError.failure("this vault has no TPM slot; add one with `lomme-vault enroll tpm2 --pin`, or unlock with the passphrase (`lomme-vault unlock`)")
+            throw LommeError.failure(.tpmSlotMissing, "this vault has no TPM slot; add one with `lomme-vault enroll tpm2 --pin`, or unlock with the passphrase (`lomme-vault unlock`)")
         }
         var problem: LommeError?
         var pin: SecureBytes?
         for slot in slots {
             guard let parameters = TPM2Slot(parameters: slot.parameters) else {
-                problem = LommeError(.damaged, "TPM slot \(slot.id) is damaged; unlock with the passphrase (`lomme-vault unlock`) and enroll again")
+                problem = LommeError(.damaged, .tpmSlotDamaged, "TPM slot \(slot.id) is damaged; unlock with the passphrase (`lomme-vault unlock`) and enroll again")
                 continue
             }
             let object = TPMSealedObject(publicArea: parameters.publicArea, privateArea: parameters.privateArea, primaryName: parameters.primaryName)
@@ -139,12 +139,12 @@ struct TPM2SlotKind {
                     break
                 }
                 guard let key = slot.unwrap(kek: kek, vaultSalt: sealed.salt) else {
-                    throw LommeError(.damaged, "TPM slot \(slot.id) is damaged (the key the TPM returned does not open it); unlock with the passphrase (`lomme-vault unlock`) and enroll again")
+                    throw LommeError(.damaged, .tpmSlotDamaged, "TPM slot \(slot.id) is damaged (the key the TPM returned does not open it); unlock with the passphrase (`lomme-vault unlock`) and enroll again")
                 }
                 return (key, slot.id)
             }
         }
-        throw problem ?? LommeError.failure("no TPM slot opened; unlock with the passphrase (`lomme-vault unlock`)")
+        throw problem ?? LommeError.failure(.internalError, "no TPM slot opened; unlock with the passphrase (`lomme-vault unlock`)")
     }
 
     /// For a new file key (`passwd`): the key-encryption key of a TPM slot without PIN (the
@@ -169,7 +169,7 @@ package enum PIN {
     static func new(_ source: PassphraseSource, _ interaction: any Interaction) throws(LommeError) -> SecureBytes {
         func check(_ pin: SecureBytes) throws(LommeError) {
             guard pin.count >= minimumLength else {
-                throw LommeError.failure("the PIN is too short: use at least \(minimumLength) characters (the TPM locks out after a few wrong tries, so six digits are enough)")
+                throw LommeError.failure(.pinTooShort, "the PIN is too short: use at least \(minimumLength) characters (the TPM locks out after a few wrong tries, so six digits are enough)")
             }
         }
         guard source == .terminal else {
@@ -178,7 +178,7 @@ package enum PIN {
             return pin
         }
         guard interaction.canAsk else {
-            throw LommeError(.locked, "no terminal to ask the new PIN on; give it with --pin-fd or --pin-file")
+            throw LommeError(.locked, .noTerminalToAsk, "no terminal to ask the new PIN on; give it with --pin-fd or --pin-file")
         }
         return try Passphrase.typedTwice(interaction, prompt: "New TPM PIN: ", noun: "PIN", check: check)
     }
@@ -187,10 +187,10 @@ package enum PIN {
     static func existing(_ source: PassphraseSource, noPrompt: Bool, _ context: VaultContext) throws(LommeError) -> SecureBytes {
         guard source == .terminal else { return try source.readFirstLine(noun: "PIN", warn: context.interaction.warning) }
         guard !noPrompt, context.interaction.canAsk else {
-            throw LommeError(.locked, "the TPM slot needs its PIN; run `lomme-vault unlock --with tpm2` in a terminal, or give it with --pin-fd or --pin-file")
+            throw LommeError(.locked, .pinNeeded, "the TPM slot needs its PIN; run `lomme-vault unlock --with tpm2` in a terminal, or give it with --pin-fd or --pin-file")
         }
         let pin = try context.interaction.askSecret("TPM PIN for \(context.store.path): ")
-        guard pin.count > 0 else { throw LommeError(.wrongPassphrase, "no PIN was typed") }
+        guard pin.count > 0 else { throw LommeError(.wrongPassphrase, .secretEmpty, "no PIN was typed") }
         return pin
     }
 }

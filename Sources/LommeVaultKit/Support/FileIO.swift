@@ -26,7 +26,7 @@ package enum FileIO {
     package static func moveAside(_ path: String) throws(LommeError) -> Bool {
         guard rename(path, path + ".old") == 0 else {
             if errno == ENOENT { return false }
-            throw LommeError.failure("cannot move \(path) aside to \(path).old: \(String(cString: strerror(errno))); nothing was issued")
+            throw LommeError.failure(.fileNotMovedAside, "cannot move \(path) aside to \(path).old: \(String(cString: strerror(errno))); nothing was issued")
         }
         return true
     }
@@ -36,7 +36,7 @@ package enum FileIO {
         do {
             try AtomicFile.replace(path, with: bytes, mode: mode)
         } catch {
-            throw LommeError.failure("cannot write \(path): \(error.reason)")
+            throw LommeError.failure(.fileNotWritten, "cannot write \(path): \(error.reason)")
         }
     }
 }

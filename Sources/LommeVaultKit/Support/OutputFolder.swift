@@ -23,25 +23,25 @@ package final class OutputFolder {
         self.path = trimmed
         self.unchanged = unchanged
         if make && mkdir(trimmed, 0o755) != 0 && errno != EEXIST {
-            throw LommeError.failure("cannot make the folder \(path): \(String(cString: strerror(errno))); \(unchanged)")
+            throw LommeError.failure(.folderNotMade, "cannot make the folder \(path): \(String(cString: strerror(errno))); \(unchanged)")
         }
         let descriptor = open(trimmed, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ELOOP || errno == ENOTDIR {
                 throw LommeError.failure(.outputFolderUnsafe, "\(path) is not a folder (a file, or a symbolic link, which is not followed); give a folder of your own; \(unchanged)")
             }
-            throw LommeError.failure("the folder \(path) cannot be opened: \(String(cString: strerror(errno))); \(unchanged)")
+            throw LommeError.failure(.folderUnreadable, "the folder \(path) cannot be opened: \(String(cString: strerror(errno))); \(unchanged)")
         }
         self.descriptor = descriptor
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw LommeError.failure("cannot read \(path): \(String(cString: strerror(errno))); \(unchanged)")
+            throw LommeError.failure(.folderUnreadable, "cannot read \(path): \(String(cString: strerror(errno))); \(unchanged)")
         }
         if let problem = FolderCheck.problem(trimmed, owner: info.st_uid, mode: info.st_mode, isVaultFolder: false, what: holding) {
             throw LommeError.failure(.outputFolderUnsafe, problem + "; \(unchanged)")
         }
         guard faccessat(descriptor, ".", W_OK, AT_EACCESS) == 0 else {
-            throw LommeError.failure("cannot write into \(path): \(String(cString: strerror(errno))); \(unchanged)")
+            throw LommeError.failure(.folderNotWritable, "cannot write into \(path): \(String(cString: strerror(errno))); \(unchanged)")
         }
     }
 
@@ -66,7 +66,7 @@ package final class OutputFolder {
     package func moveAside(_ name: String) throws(LommeError) -> Bool {
         guard renameat(descriptor, name, descriptor, name + ".old") == 0 else {
             if errno == ENOENT { return false }
-            throw LommeError.failure("cannot move \(path)/\(name) aside to \(name).old: \(String(cString: strerror(errno)))")
+            throw LommeError.failure(.fileNotMovedAside, "cannot move \(path)/\(name) aside to \(name).old: \(String(cString: strerror(errno)))")
         }
         _ = fsync(descriptor)
         return true
@@ -92,6 +92,6 @@ package final class OutputFolder {
     }
 
     private func failure(_ what: String) -> LommeError {
-        LommeError.failure("cannot \(what): \(String(cString: strerror(errno)))")
+        LommeError.failure(.fileNotWritten, "cannot \(what): \(String(cString: strerror(errno)))")
     }
 }

@@ -24,7 +24,7 @@ package struct TokenURL: Sendable, Equatable {
     /// option); a URL the rules refuse (plain http:// off this machine, a password in it)
     /// is always exit 1.
     package init(_ text: String, source: String = "the token URL", malformed: LommeError.Code = .failure) throws(LommeError) {
-        func refuse(_ why: String) -> LommeError { LommeError(malformed, "\(source) \(why)") }
+        func refuse(_ why: String) -> LommeError { LommeError(malformed, .tokenURLMalformed, "\(source) \(why)") }
         guard !text.isEmpty else { throw refuse("is empty") }
         guard text.utf8.count <= 2048 else { throw refuse("is longer than 2048 characters") }
         guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
@@ -43,7 +43,7 @@ package struct TokenURL: Sendable, Equatable {
         }
         let authority = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
         if authority.contains("@") {
-            throw LommeError.failure("\(source) holds a user name or password before @; lomme-vault sends the client id and secret itself, so leave them out of the URL")
+            throw LommeError.failure(.tokenURLHasCredentials, "\(source) holds a user name or password before @; lomme-vault sends the client id and secret itself, so leave them out of the URL")
         }
         var host: Substring
         var port: Substring?
@@ -75,7 +75,7 @@ package struct TokenURL: Sendable, Equatable {
         self.host = String(host)
         isLoopback = TokenURL.isLoopback(host: String(host))
         if !isHTTPS && !isLoopback {
-            throw LommeError.failure("refusing plain http:// to \(self.host) (\(source)); use https:// — plain http is allowed only to this machine, written as 127.0.0.1 (any 127.x.y.z), [::1] or localhost")
+            throw LommeError.failure(.tokenURLNotHTTPS, "refusing plain http:// to \(self.host) (\(source)); use https:// — plain http is allowed only to this machine, written as 127.0.0.1 (any 127.x.y.z), [::1] or localhost")
         }
     }
 

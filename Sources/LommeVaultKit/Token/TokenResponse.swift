@@ -23,7 +23,7 @@ package struct AccessToken: Sendable, Equatable {
 /// exit 8 with one line that never quotes the token.
 package enum TokenResponse {
     package static func interpret(status: Int, body: [UInt8], contentType: String, endpoint: String) throws(LommeError) -> AccessToken {
-        func fail(_ message: String) -> LommeError { LommeError(.token, message) }
+        func fail(_ reason: LommeError.Reason, _ message: String) -> LommeError { LommeError(.token, reason, message) }
         switch status {
         case 200:
             return try parseSuccess(body, contentType: contentType, endpoint: endpoint)
@@ -32,20 +32,20 @@ package enum TokenResponse {
             let said = description.map { " (\($0))" } ?? ""
             switch code {
             case "invalid_client":
-                throw fail("the client secret was refused — ask for a new QR (\(endpoint) answered invalid_client\(said))")
+                throw fail(.tokenClientRefused, "the client secret was refused — ask for a new QR (\(endpoint) answered invalid_client\(said))")
             case nil where status == 401:
-                throw fail("the client secret was refused — ask for a new QR (\(endpoint) answered HTTP 401)")
+                throw fail(.tokenClientRefused, "the client secret was refused — ask for a new QR (\(endpoint) answered HTTP 401)")
             case "unauthorized_client":
-                throw fail("\(endpoint) does not let this client use the client-credentials grant (unauthorized_client\(said)); ask the bank or the parent for a client that may")
+                throw fail(.tokenGrantRefused, "\(endpoint) does not let this client use the client-credentials grant (unauthorized_client\(said)); ask the bank or the parent for a client that may")
             case let code?:
-                throw fail("\(endpoint) refused the token request: \(code)\(said)")
+                throw fail(.tokenRequestRefused, "\(endpoint) refused the token request: \(code)\(said)")
             case nil:
-                throw fail("\(endpoint) refused the token request with HTTP 400 and no OAuth error; check the token URL")
+                throw fail(.tokenRequestRefused, "\(endpoint) refused the token request with HTTP 400 and no OAuth error; check the token URL")
             }
         case 500...599:
-            throw fail("\(endpoint) failed with HTTP \(status); try again later")
+            throw fail(.tokenServerFailed, "\(endpoint) failed with HTTP \(status); try again later")
         default:
-            throw fail("\(endpoint) answered HTTP \(status), not a token; check the token URL")
+            throw fail(.tokenAnswerUnexpected, "\(endpoint) answered HTTP \(status), not a token; check the token URL")
         }
     }
 
@@ -59,7 +59,7 @@ package enum TokenResponse {
 
     static func parseSuccess(_ body: [UInt8], contentType: String, endpoint: String) throws(LommeError) -> AccessToken {
         func malformed(_ why: String) -> LommeError {
-            LommeError(.token, "\(endpoint) answered, but not with a token: \(why)")
+            LommeError(.token, .tokenAnswerMalformed, "\(endpoint) answered, but not with a token: \(why)")
         }
         let json: JSON
         do {

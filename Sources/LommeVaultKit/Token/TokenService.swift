@@ -75,7 +75,7 @@ package struct TokenService {
         } else if let text = config.tokenURL {
             url = try TokenURL(text, source: "the config's tokenUrl")
         } else {
-            throw LommeError.failure("no token URL: pass --token-url or put tokenUrl in the config")
+            throw LommeError.failure(.tokenURLMissing, "no token URL: pass --token-url or put tokenUrl in the config")
         }
         let requested = TokenCache.nowMilliseconds()
         let token = try Self.fetch(url, config: config, timeouts: timeouts)
@@ -113,19 +113,19 @@ package struct TokenService {
         }
         switch failure {
         case .noLibrary(let detail):
-            return LommeError.failure("`lomme-vault token` needs libcurl: \(detail)")
+            return LommeError.failure(.libraryMissing, "`lomme-vault token` needs libcurl: \(detail)")
         case .unreachable(let detail):
-            return LommeError(.token, "cannot reach \(endpoint): \(detail)")
+            return LommeError(.token, .tokenEndpointUnreachable, "cannot reach \(endpoint): \(detail)")
         case .timeout:
-            return LommeError(.token, "\(endpoint) did not answer in time (connect \(seconds(timeouts.connect)), total \(seconds(timeouts.total))); check the network, or raise --timeout")
+            return LommeError(.token, .tokenEndpointTimedOut, "\(endpoint) did not answer in time (connect \(seconds(timeouts.connect)), total \(seconds(timeouts.total))); check the network, or raise --timeout")
         case .tls(let detail):
-            return LommeError(.token, "TLS with \(endpoint) failed: \(detail); check the URL and the system's CA certificates")
+            return LommeError(.token, .tokenTLSFailed, "TLS with \(endpoint) failed: \(detail); check the URL and the system's CA certificates")
         case .tooLarge:
-            return LommeError(.token, "\(endpoint) sent an answer larger than \(HTTPClient.maximumAnswer / 1024) KiB; that is not a token")
+            return LommeError(.token, .tokenAnswerTooLarge, "\(endpoint) sent an answer larger than \(HTTPClient.maximumAnswer / 1024) KiB; that is not a token")
         case .refusedURL(let detail):
-            return LommeError.failure("cannot use the token URL: \(detail)")
+            return LommeError.failure(.tokenURLRefused, "cannot use the token URL: \(detail)")
         case .other(let detail):
-            return LommeError(.token, "the request to \(endpoint) failed: \(detail)")
+            return LommeError(.token, .tokenRequestFailed, "the request to \(endpoint) failed: \(detail)")
         }
     }
 }

@@ -29,9 +29,9 @@ package enum PassphraseSource: Sendable, Equatable {
             label = path
             guard descriptor >= 0 else {
                 if errno == ENOENT {
-                    throw LommeError.failure("the \(noun) file \(path) does not exist; check the path given to --\(noun == "passphrase" ? "passphrase" : noun)-file")
+                    throw LommeError.failure(.secretFileMissing, "the \(noun) file \(path) does not exist; check the path given to --\(noun == "passphrase" ? "passphrase" : noun)-file")
                 }
-                throw LommeError.failure("cannot read the \(noun) file \(path): \(String(cString: strerror(errno)))")
+                throw LommeError.failure(.secretFileUnreadable, "cannot read the \(noun) file \(path): \(String(cString: strerror(errno)))")
             }
         }
         defer { if case .file = self { close(descriptor) } }
@@ -55,13 +55,13 @@ package enum PassphraseSource: Sendable, Equatable {
             return nil
         }
         if let failure {
-            throw LommeError.failure("cannot read the \(noun) from \(label): \(String(cString: strerror(failure)))")
+            throw LommeError.failure(.secretFileUnreadable, "cannot read the \(noun) from \(label): \(String(cString: strerror(failure)))")
         }
         guard length <= PassphraseSource.maximumLength else {
-            throw LommeError.failure("the \(noun) from \(label) is longer than \(PassphraseSource.maximumLength) bytes")
+            throw LommeError.failure(.secretTooLong, "the \(noun) from \(label) is longer than \(PassphraseSource.maximumLength) bytes")
         }
         if length > 0, buffer.withUnsafeBytes({ $0[length - 1] }) == 0x0D { length -= 1 }
-        guard length > 0 else { throw LommeError.failure("the \(noun) from \(label) is empty") }
+        guard length > 0 else { throw LommeError.failure(.secretEmpty, "the \(noun) from \(label) is empty") }
         return buffer.slice(0..<length)
     }
 }
@@ -73,7 +73,7 @@ package enum Passphrase {
         switch source {
         case .terminal:
             let typed = try interaction.askSecret(prompt)
-            guard typed.count > 0 else { throw LommeError(.wrongPassphrase, "no passphrase was typed") }
+            guard typed.count > 0 else { throw LommeError(.wrongPassphrase, .secretEmpty, "no passphrase was typed") }
             return typed
         default:
             return try source.readFirstLine(warn: interaction.warning)
@@ -109,13 +109,13 @@ package enum Passphrase {
             if try interaction.askSecret("Repeat it: ").isEqual(to: secret) { return secret }
             interaction.notice("The two \(noun)s differ; try again.")
         }
-        throw LommeError.failure("no \(noun) was set (three tries); run the command again")
+        throw LommeError.failure(.newSecretNotSet, "no \(noun) was set (three tries); run the command again")
     }
 
     static func checkLength(_ phrase: SecureBytes) throws(LommeError) {
         let characters = phrase.withUnsafeBytes { bytes in bytes.filter { $0 & 0xC0 != 0x80 }.count }
         guard characters >= PassphraseSource.minimumLength else {
-            throw LommeError.failure("the passphrase is too short: use at least \(PassphraseSource.minimumLength) characters (four random words are better)")
+            throw LommeError.failure(.passphraseTooShort, "the passphrase is too short: use at least \(PassphraseSource.minimumLength) characters (four random words are better)")
         }
     }
 

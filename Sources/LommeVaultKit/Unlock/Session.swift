@@ -168,7 +168,7 @@ package enum Session {
         let interaction = context.interaction
         if options.source == .terminal {
             guard !options.noPrompt, interaction.canAsk else {
-                throw LommeError(.locked, "the vault is locked; run `lomme-vault unlock` in a terminal, or give the passphrase with --passphrase-fd or --passphrase-file")
+                throw LommeError(.locked, .vaultLocked, "the vault is locked; run `lomme-vault unlock` in a terminal, or give the passphrase with --passphrase-fd or --passphrase-file")
             }
         }
         let tries = options.source == .terminal ? 3 : 1
@@ -182,11 +182,11 @@ package enum Session {
         }
         switch options.source {
         case .terminal:
-            throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path) (\(tries) tries); run the command again")
+            throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for \(store.path) (\(tries) tries); run the command again")
         case .file(let path):
-            throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path): the first line of \(path) does not open it; check the file")
+            throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for \(store.path): the first line of \(path) does not open it; check the file")
         case .descriptor(let fd):
-            throw LommeError(.wrongPassphrase, "wrong passphrase for \(store.path): the first line read from file descriptor \(fd) does not open it")
+            throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for \(store.path): the first line read from file descriptor \(fd) does not open it")
         }
     }
 

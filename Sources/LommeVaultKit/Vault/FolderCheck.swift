@@ -35,7 +35,7 @@ enum FolderCheck {
             var info = stat()
             if stat(current, &info) == 0,
                let problem = problem(current, owner: info.st_uid, mode: info.st_mode, isVaultFolder: isVaultFolder) {
-                throw LommeError.failure(problem)
+                throw LommeError.failure(.vaultFolderUnsafe, problem)
             }
             guard current != "/", let slash = current.lastIndex(of: "/") else { return }
             current = slash == current.startIndex ? "/" : String(current[..<slash])
@@ -47,10 +47,10 @@ enum FolderCheck {
     static func checkLockFile(_ descriptor: Int32, path: String) throws(LommeError) {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw LommeError.failure("the lock file \(path) is not a regular file; remove it and try again")
+            throw LommeError.failure(.lockFileUnsafe, "the lock file \(path) is not a regular file; remove it and try again")
         }
         guard info.st_uid == getuid() else {
-            throw LommeError.failure("the lock file \(path) belongs to another user (uid \(info.st_uid)), who could hold the lock forever; remove it (`rm \(path)`) and try again")
+            throw LommeError.failure(.lockFileUnsafe, "the lock file \(path) belongs to another user (uid \(info.st_uid)), who could hold the lock forever; remove it (`rm \(path)`) and try again")
         }
     }
 }

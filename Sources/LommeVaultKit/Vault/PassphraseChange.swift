@@ -57,7 +57,7 @@ package enum PassphraseChange {
         let sealed = try VaultFormat.parse(try store.read())
         let (oldKey, openedSlot) = try currentKey(context, sealed, old)
         if new == .terminal && old.noPrompt {
-            throw LommeError(.locked, "--no-prompt: give the new passphrase with --new-passphrase-fd or --new-passphrase-file")
+            throw LommeError(.locked, .passphraseNeeded, "--no-prompt: give the new passphrase with --new-passphrase-fd or --new-passphrase-file")
         }
         // Which other slots can take a new file key, asked before the new passphrase: those
         // that open without a question, and with --rotate those that open after one.
@@ -82,7 +82,7 @@ package enum PassphraseChange {
             // Re-checked under the lock: the slots examined above are still the file's.
             let current = try VaultFormat.parse(try store.read())
             guard VaultFormat.matches(current, master: oldKey), current.keepsEveryKey(of: sealed), sealed.keepsEveryKey(of: current) else {
-                throw LommeError.failure("the vault changed while this command ran; nothing was written, run it again")
+                throw LommeError.failure(.vaultChangedMeanwhile, "the vault changed while this command ran; nothing was written, run it again")
             }
             let contents = try VaultContents(plaintext: VaultFormat.open(current, master: oldKey))
             let fileKey = rotate ? SecureBytes.random(count: KDF.keyLength) : oldKey

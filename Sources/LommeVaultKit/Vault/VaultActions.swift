@@ -22,7 +22,7 @@ package enum VaultActions {
                                slots: [(kind: SlotKind, request: SlotRequest)] = []) throws(LommeError) -> (limits: KDFLimits, seconds: Double) {
         let store = context.store
         if store.exists {
-            throw LommeError.failure("a vault already exists at \(store.path); use `lomme-vault passwd` to change its passphrase, or move it away first")
+            throw LommeError.failure(.vaultExists, "a vault already exists at \(store.path); use `lomme-vault passwd` to change its passphrase, or move it away first")
         }
         let phrase = try Passphrase.new(source, context.interaction)
         let slot = VaultSealing.newPassphraseSlot(try newLimits(context))
@@ -38,7 +38,7 @@ package enum VaultActions {
         let bytes = VaultFormat.seal(contents.plaintext(), master: fileKey, layout: layout)
         try store.withWriteLock { () throws(LommeError) in
             if store.exists {
-                throw LommeError.failure("a vault appeared at \(store.path) meanwhile; nothing was written")
+                throw LommeError.failure(.vaultExists, "a vault appeared at \(store.path) meanwhile; nothing was written")
             }
             try store.write(bytes, key: fileKey)
         }
@@ -57,7 +57,7 @@ package enum VaultActions {
         let current = try VaultFormat.parse(try opened.store.read())
         if current.bytes == opened.sealed.bytes { return (current, opened.contents) }
         guard VaultFormat.matches(current, master: opened.master) else {
-            throw LommeError.failure("the vault's key was changed while this command ran (by `lomme-vault passwd`); nothing was written, run it again")
+            throw LommeError.failure(.vaultChangedMeanwhile, "the vault's key was changed while this command ran (by `lomme-vault passwd`); nothing was written, run it again")
         }
         return (current, try VaultContents(plaintext: VaultFormat.open(current, master: opened.master)))
     }
@@ -113,7 +113,7 @@ package enum VaultActions {
             var layout = VaultLayout(current)
             try slots(&layout.slots, layout.salt, key)
             guard (1...VaultFormat.maximumSlots).contains(layout.slots.count) else {
-                throw LommeError.failure("this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
+                throw LommeError.failure(.slotsFull, "this vault has \(VaultFormat.maximumSlots) slots, the most it can have; remove one with `lomme-vault unenroll SLOT` first")
             }
             layout.publicKeys = try VaultSealing.publicKeys(contents)
             try store.write(VaultFormat.seal(contents.plaintext(), master: key, layout: layout), key: key)

@@ -21,7 +21,7 @@ package struct VaultStore: Sendable {
             return VaultStore(path: data + "/lomme-vault/vault")
         }
         guard let home = environment["HOME"], home.hasPrefix("/") else {
-            throw LommeError.failure("cannot find the vault: HOME is not set; pass --vault PATH or set LOMME_VAULT")
+            throw LommeError.failure(.homeNotSet, "cannot find the vault: HOME is not set; pass --vault PATH or set LOMME_VAULT")
         }
         return VaultStore(path: home + "/.local/share/lomme-vault/vault")
     }
@@ -53,27 +53,27 @@ package struct VaultStore: Sendable {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT {
-                throw LommeError(.notFound, "no vault at \(path); create one with `lomme-vault init` or `lomme-vault import`")
+                throw LommeError(.notFound, .noVault, "no vault at \(path); create one with `lomme-vault init` or `lomme-vault import`")
             }
             if code == ELOOP {
-                throw LommeError.failure("\(path) is a symbolic link; lomme-vault opens only a real file (pass the link's target with --vault)")
+                throw LommeError.failure(.vaultIsLink, "\(path) is a symbolic link; lomme-vault opens only a real file (pass the link's target with --vault)")
             }
-            throw LommeError.failure("cannot open the vault \(path): \(String(cString: strerror(code)))")
+            throw LommeError.failure(.vaultUnreadable, "cannot open the vault \(path): \(String(cString: strerror(code)))")
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw LommeError.failure("\(path) is not a regular file")
+            throw LommeError.failure(.vaultNotAFile, "\(path) is not a regular file")
         }
         guard info.st_uid == getuid() else {
-            throw LommeError.failure("the vault \(path) belongs to another user (uid \(info.st_uid)); refusing to use it")
+            throw LommeError.failure(.vaultNotOwn, "the vault \(path) belongs to another user (uid \(info.st_uid)); refusing to use it")
         }
         guard info.st_mode & 0o077 == 0 else {
             let mode = String(info.st_mode & 0o777, radix: 8)
-            throw LommeError.failure("the vault \(path) has mode \(mode), so other users may read it; run `chmod 600 \(path)` and try again")
+            throw LommeError.failure(.vaultReadableByOthers, "the vault \(path) has mode \(mode), so other users may read it; run `chmod 600 \(path)` and try again")
         }
         guard info.st_size <= off_t(VaultFormat.maximumFileLength) else {
-            throw LommeError(.damaged, "the vault file is damaged (it is larger than 8 MiB); restore it from the .bak next to it or re-import")
+            throw LommeError(.damaged, .vaultDamaged, "the vault file is damaged (it is larger than 8 MiB); restore it from the .bak next to it or re-import")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -81,7 +81,7 @@ package struct VaultStore: Sendable {
             let count = Glibc.read(descriptor, &chunk, chunk.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw LommeError.failure("cannot read the vault \(path): \(String(cString: strerror(errno)))")
+                throw LommeError.failure(.vaultUnreadable, "cannot read the vault \(path): \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
@@ -103,7 +103,7 @@ package struct VaultStore: Sendable {
         }
         for dir in parts.reversed() {
             if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw LommeError.failure("cannot create the directory \(dir): \(String(cString: strerror(errno)))")
+                throw LommeError.failure(.folderNotMade, "cannot create the directory \(dir): \(String(cString: strerror(errno)))")
             }
         }
     }
@@ -115,15 +115,15 @@ package struct VaultStore: Sendable {
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             if errno == ELOOP {
-                throw LommeError.failure("the lock file \(lockPath) is a symbolic link; remove it (`rm \(lockPath)`) and try again")
+                throw LommeError.failure(.lockFileUnsafe, "the lock file \(lockPath) is a symbolic link; remove it (`rm \(lockPath)`) and try again")
             }
-            throw LommeError.failure("cannot create the lock file \(lockPath): \(String(cString: strerror(errno)))")
+            throw LommeError.failure(.lockFailed, "cannot create the lock file \(lockPath): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }  // closing releases the lock
         try FolderCheck.checkLockFile(descriptor, path: lockPath)
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw LommeError.failure("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+                throw LommeError.failure(.lockFailed, "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
             }
         }
         removeLeftovers()
@@ -182,7 +182,7 @@ package struct VaultStore: Sendable {
         // Larger than any vault lomme-vault reads (VaultFormat.parse): said as what it is, not
         // found later as a new file that does not read back.
         guard bytes.count <= VaultFormat.maximumFileLength else {
-            throw LommeError.failure("the vault would grow to \(bytes.count / 1024) KiB, more than the 8 MiB a vault may hold, so nothing was written (the old vault is unchanged); make room first: remove a large extra field (`lomme-vault set FIELD` with a shorter value), or children (`lomme-vault child remove NAME`)")
+            throw LommeError.failure(.vaultTooLarge, "the vault would grow to \(bytes.count / 1024) KiB, more than the 8 MiB a vault may hold, so nothing was written (the old vault is unchanged); make room first: remove a large extra field (`lomme-vault set FIELD` with a shorter value), or children (`lomme-vault child remove NAME`)")
         }
         try makeDirectory()
         let backup = self.backup(writing: bytes, asked: asked)
@@ -197,9 +197,9 @@ package struct VaultStore: Sendable {
             }
         } catch {
             if unreadable {
-                throw LommeError.failure("the new vault read back from \(directory) did not parse or open with the vault's key, so it was not written; the old vault is unchanged (check the disk, and report this)")
+                throw LommeError.failure(.vaultNotReadBack, "the new vault read back from \(directory) did not parse or open with the vault's key, so it was not written; the old vault is unchanged (check the disk, and report this)")
             }
-            throw LommeError.failure("cannot write the vault \(path) (\(error.step): \(error.reason)); the old vault is unchanged")
+            throw LommeError.failure(.vaultNotWritten, "cannot write the vault \(path) (\(error.step): \(error.reason)); the old vault is unchanged")
         }
     }
 

@@ -208,7 +208,7 @@ struct ChildCommand: ParsableCommand {
                     let decoded: Decoded
                     if let photo {
                         guard let found = try Scanner.scan(path: photo, accept: isReceipt).first(where: isReceipt) else {
-                            throw LommeError.refused("the QR code in \(photo) is not a receipt; the child shows one with `lomme-vault receipt`")
+                            throw LommeError.refused(.receiptNotOne, "the QR code in \(photo) is not a receipt; the child shows one with `lomme-vault receipt`")
                         }
                         decoded = found
                     } else {

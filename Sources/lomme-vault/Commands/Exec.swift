@@ -48,6 +48,6 @@ struct Exec: ParsableCommand {
         arguments.append(nil)
         execvp(command[0], &arguments)
         let problem = String(cString: strerror(errno))
-        throw LommeError.failure("cannot run \(command[0]): \(problem)")
+        throw LommeError.failure(.commandNotRun, "cannot run \(command[0]): \(problem)")
     }
 }

@@ -16,10 +16,10 @@ struct Export: ParsableCommand {
         let config = try ConfigService(try vault.prepare()).config(vault.unlockOptions)
         if Terminal.isTerminal(1) && !yes {
             guard !vault.noPrompt, Prompt.isAvailable else {
-                throw LommeError.failure("stdout is a terminal: add --yes to show the secret on screen")
+                throw LommeError.failure(.noTerminalToConfirm, "stdout is a terminal: add --yes to show the secret on screen")
             }
             guard try Prompt.confirm("This shows the client secret on the screen. Continue?") else {
-                throw LommeError.failure("nothing exported (answered no); add --yes to export without the question")
+                throw LommeError.failure(.declined, "nothing exported (answered no); add --yes to export without the question")
             }
         }
         try Terminal.output(config.json.text + "\n")

@@ -41,7 +41,7 @@ struct Get: ParsableCommand {
     /// One field's value on stdout (also FastPath's `get FIELD`).
     static func show(_ field: String, of config: Config, newline: Bool) throws(LommeError) {
         guard let value = config.value(of: field) else {
-            throw LommeError(.notFound, "the config has no field \"\(field)\"; it has \(ConfigService.fieldNames(config).joined(separator: ", "))")
+            throw LommeError(.notFound, .fieldUnknown, "the config has no field \"\(field)\"; it has \(ConfigService.fieldNames(config).joined(separator: ", "))")
         }
         try Terminal.data(value + (newline ? "\n" : ""))
     }

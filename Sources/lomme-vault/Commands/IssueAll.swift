@@ -13,7 +13,7 @@ struct IssueAll {
 
     func run() throws {
         if issue.outputDir == nil && !issue.dryRun && !(Terminal.isTerminal(STDOUT_FILENO) && Prompt.isAvailable) {
-            throw LommeError.usage("issue --all shows the codes one after another on a terminal; to write them to files give --output-dir DIR")
+            throw LommeError.usage(.outputDirNeeded, "issue --all shows the codes one after another on a terminal; to write them to files give --output-dir DIR")
         }
         let context = try issue.vault.prepare()
         let service = IssueService(context)
@@ -23,7 +23,7 @@ struct IssueAll {
         let level = try IssuedCode.level(.sealed, asked: issue.level)
         for item in plan.items {
             guard (try? QRMatrix.encode(item.trial, level: level)) != nil else {
-                throw LommeError.failure("\(item.child.name)'s code does not fit a QR code at level \(level.rawValue) (\(item.trial.utf8.count) characters); nothing was issued: give \(item.child.name) fewer or shorter --field values (`lomme-vault child remove` and `child add`), or use a lower --level")
+                throw LommeError.failure(.qrPayloadTooLarge, "\(item.child.name)'s code does not fit a QR code at level \(level.rawValue) (\(item.trial.utf8.count) characters); nothing was issued: give \(item.child.name) fewer or shorter --field values (`lomme-vault child remove` and `child add`), or use a lower --level")
             }
         }
         if issue.dryRun {

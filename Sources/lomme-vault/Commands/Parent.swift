@@ -76,7 +76,7 @@ struct ParentCommand: ParsableCommand {
             let context = try vault.prepare()
             if let output {
                 var info = stat()
-                if lstat(output, &info) == 0 { throw LommeError.failure("\(output) exists; the household is never written over a file: name a new one") }
+                if lstat(output, &info) == 0 { throw LommeError.failure(.outputFileExists, "\(output) exists; the household is never written over a file: name a new one") }
             }
             var request = ParentService.Addition(name: name, key: try parentKey(), ownName: ownName ?? Self.hostName(),
                                                  recovery: recovery.isGiven ? try recovery.source() : .terminal)
@@ -93,7 +93,7 @@ struct ParentCommand: ParsableCommand {
             if given.isEmpty {
                 let text = HouseholdFile.textPrefix + Base45.encode(added.handOver)
                 guard context.interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO), let code = try? IssuedCode(payload: text, kind: .household) else {
-                    throw LommeError.failure("\(added.parent.name) is vouched for now, but the household is too large for a QR code here; hand it over as a file: run the same `lomme-vault parent add` again with --output FILE")
+                    throw LommeError.failure(.qrPayloadTooLarge, "\(added.parent.name) is vouched for now, but the household is too large for a QR code here; hand it over as a file: run the same `lomme-vault parent add` again with --output FILE")
                 }
                 try TerminalCode.show(code, printedAfter: ["The household, handed over to \(added.parent.name)'s machine"],
                                       instead: "--output FILE (the vouch is stored already)")

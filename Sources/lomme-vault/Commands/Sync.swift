@@ -53,7 +53,7 @@ struct Sync: ParsableCommand {
             Terminal.info("Nothing was written: this machine has no household yet, or no other parent's machine to write for.")
         }
         if report.nothingRead {
-            throw LommeError.refused("nothing in \(report.folder ?? "the folder") could be taken (every file was refused, above)")
+            throw LommeError.refused(.syncNothingTaken, "nothing in \(report.folder ?? "the folder") could be taken (every file was refused, above)")
         }
     }
 

@@ -18,7 +18,7 @@ enum CameraInput {
         let timeout = (try? options.timeoutSeconds()) ?? 120
         var info = stat()
         if options.everyFrame, stat(options.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR {
-            throw LommeError.usage("--every-frame reads a video file, and \(ImageLimits.display(options.path)) is a camera; leave it out, or name a recording with --device")
+            throw LommeError.usage(.optionsConflict, "--every-frame reads a video file, and \(ImageLimits.display(options.path)) is a camera; leave it out, or name a recording with --device")
         }
         let source = try FrameSource(path: options.path)
         // A camera's frames (and a file's, played as a camera would send them) are dropped
@@ -45,11 +45,11 @@ enum CameraInput {
             Terminal.info("Read a QR code from \(shown) (frame \(frame.index + 1)).")
             return decoded
         case .ended:
-            throw LommeError.image("no \(sought) in \(shown) (read to its end)")
+            throw LommeError.image(.noCodeFound, "no \(sought) in \(shown) (read to its end)")
         case .timedOut, .stopped:
             let time = DurationText.format(UInt64(timeout))
-            if !source.isDevice { throw LommeError.image("no \(sought) in the first \(time) of \(shown) (--timeout)") }
-            throw LommeError.image("no \(sought) seen by the camera \(shown) in \(time); hold the code 15-30 cm from the camera, filling about a third of the picture, evenly lit, and try again (or a longer --timeout)")
+            if !source.isDevice { throw LommeError.image(.noCodeInTime, "no \(sought) in the first \(time) of \(shown) (--timeout)") }
+            throw LommeError.image(.noCodeInTime, "no \(sought) seen by the camera \(shown) in \(time); hold the code 15-30 cm from the camera, filling about a third of the picture, evenly lit, and try again (or a longer --timeout)")
         }
     }
 }

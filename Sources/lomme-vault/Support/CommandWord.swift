@@ -31,7 +31,7 @@ enum CommandWord {
             if !names.contains(sub) {
                 let near = suggestion(for: sub, among: names).map { "did you mean \"\(word) \($0)\"?" }
                     ?? "`lomme-vault \(word) --help` lists them"
-                throw LommeError.usage("unknown command \"\(word) \(JSON.printable(sub))\"; \(near)")
+                throw LommeError.usage(.commandUnknown, "unknown command \"\(word) \(JSON.printable(sub))\"; \(near)")
             }
         }
         if word == "help", index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
@@ -61,9 +61,9 @@ enum CommandWord {
         guard !commands.contains(word) else { return }
         let shown = "\"\(JSON.printable(word))\""
         if let near = suggestion(for: word, among: commands) {
-            throw LommeError.usage("unknown command \(shown); did you mean \"\(near)\"?")
+            throw LommeError.usage(.commandUnknown, "unknown command \(shown); did you mean \"\(near)\"?")
         }
-        throw LommeError.usage("unknown command \(shown); `lomme-vault --help` lists the commands")
+        throw LommeError.usage(.commandUnknown, "unknown command \(shown); `lomme-vault --help` lists the commands")
     }
 
     /// The one command `word` is a prefix of, else the nearest by edit distance (at most 1

@@ -23,7 +23,7 @@ enum KitOutput {
         let (folderPath, name) = OutputFolder.split(path)
         let folder = try OutputFolder(folderPath, holding: "the recovery kit", make: false, unchanged: unchanged)
         if folder.holds(name) {
-            throw LommeError.failure("\(path) exists; a recovery kit is never written over a file (it may be another kit): name a new file")
+            throw LommeError.failure(.outputFileExists, "\(path) exists; a recovery kit is never written over a file (it may be another kit): name a new file")
         }
         try folder.replace(name, with: try kit.fileBytes(for: path, paper: paper), mode: 0o600)
     }

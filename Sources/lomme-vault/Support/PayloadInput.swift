@@ -35,9 +35,9 @@ enum PayloadInput {
                 skipped.append(error)
             }
         }
-        guard skipped.count > 1 else { throw skipped.first ?? LommeError.image("no QR code found") }
+        guard skipped.count > 1 else { throw skipped.first ?? LommeError.image(.noCodeFound, "no QR code found") }
         let code: LommeError.Code = skipped.contains { $0.code == .refused } ? .refused : .unreadableImage
-        throw LommeError(code, "none of the \(skipped.count) photos holds a lomme-vault config: "
+        throw LommeError(code, .noPhotoHoldsConfig, "none of the \(skipped.count) photos holds a lomme-vault config: "
             + skipped.map(\.message).joined(separator: "; "))
     }
 
@@ -60,7 +60,7 @@ enum PayloadInput {
             throw textFile(photo) ?? error
         }
         guard let first = found.first(where: \.kind.isImportable)?.code else {
-            throw LommeError.refused("the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
+            throw LommeError.refused(.notAConfig, "the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
         }
         return first
     }
@@ -71,10 +71,10 @@ enum PayloadInput {
         guard let bytes = try? ConfigInput.readSmallFile(path, limit: ConfigInput.maximumSize, what: "file") else { return nil }
         let how = "import it with `lomme-vault import --stdin < \(shellWord(path))`"
         if (try? JSON.parse(bytes)) != nil {
-            return LommeError.image("\(ImageLimits.display(path)) is a JSON file, not a picture; \(how)")
+            return LommeError.image(.imageIsText, "\(ImageLimits.display(path)) is a JSON file, not a picture; \(how)")
         }
         if ClassifiedPayload(Array(String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace().utf8)).kind == .sealed {
-            return LommeError.image("\(ImageLimits.display(path)) holds a sealed code as text, not a picture; \(how)")
+            return LommeError.image(.imageIsText, "\(ImageLimits.display(path)) holds a sealed code as text, not a picture; \(how)")
         }
         return nil
     }
@@ -95,11 +95,11 @@ enum PayloadInput {
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             bytes += chunk[0..<count]
-            if bytes.count > 65536 { throw LommeError.refused("the payload on standard input is larger than 64 KiB; it is not a config") }
+            if bytes.count > 65536 { throw LommeError.refused(.inputTooLarge, "the payload on standard input is larger than 64 KiB; it is not a config") }
         }
         SecureBytes.wipe(&chunk)
         while let last = bytes.last, [0x0A, 0x0D, 0x20, 0x09].contains(last) { bytes.removeLast() }
-        guard !bytes.isEmpty else { throw LommeError.refused("standard input was empty; pipe the payload text (the QR code's content) into it") }
+        guard !bytes.isEmpty else { throw LommeError.refused(.inputEmpty, "standard input was empty; pipe the payload text (the QR code's content) into it") }
         return bytes
     }
 }

@@ -18,7 +18,7 @@ enum Prompt {
     static func ask(_ question: String, echo: Bool = true) throws(LommeError) -> [UInt8] {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw LommeError(.locked, "no terminal to ask on; pass the value with --passphrase-fd or --passphrase-file (or a --from file)")
+            throw LommeError(.locked, .noTerminalToAsk, "no terminal to ask on; pass the value with --passphrase-fd or --passphrase-file (or a --from file)")
         }
         defer { close(descriptor) }
         var saved = termios()
@@ -50,12 +50,12 @@ enum Prompt {
             let count = read(descriptor, &byte, 1)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {
-                if answer.isEmpty { throw LommeError.failure("the terminal closed before an answer was typed") }
+                if answer.isEmpty { throw LommeError.failure(.terminalClosed, "the terminal closed before an answer was typed") }
                 break
             }
             if byte == 0x0A { break }
             answer.append(byte)
-            if answer.count > 4096 { throw LommeError.failure("the answer is too long (more than 4096 bytes)") }
+            if answer.count > 4096 { throw LommeError.failure(.answerTooLong, "the answer is too long (more than 4096 bytes)") }
         }
         if answer.last == 0x0D { answer.removeLast() }
         byte = 0

@@ -28,7 +28,7 @@ struct RecoveryKeyOptions: ParsableArguments {
         let found = try Scanner.scan(path: photo, accept: isKit)
         guard let kit = found.first(where: isKit) else {
             let what = found.first?.kind.what ?? "it holds none"
-            throw LommeError.refused("the QR code in \(photo) is not a recovery kit's (\(what)); give a photo of the recovery kit's QR code")
+            throw LommeError.refused(.notARecoveryKit, "the QR code in \(photo) is not a recovery kit's (\(what)); give a photo of the recovery kit's QR code")
         }
         return .photo(text: kit.text, path: photo)
     }
