@@ -23,7 +23,7 @@ do {
     var command = try LommeVaultCommand.parseAsRoot(arguments)
     try command.run()
 } catch let error as LommeError {
-    Terminal.error(error.message)
+    Terminal.fail(error)
     exit(error.code.rawValue)
 } catch {
     ParserErrorLine.exit(error, arguments: arguments)

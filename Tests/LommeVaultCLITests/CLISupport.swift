@@ -1,4 +1,5 @@
 import Foundation
+import LommeCore
 import LommeTestSupport
 import Testing
 
@@ -21,7 +22,26 @@ struct CLI {
         /// With `timeout:`, the signal that ended the tool (SIGKILL also when it ran past the
         /// timeout); nil when it exited by itself.
         var signal: Int32? = nil
+        /// What went wrong, by name: the tool's `lomme-vault: reason: NAME` line (every run
+        /// sets LOMME_VAULT_REASON=1), taken out of `stderr`; nil when there was none (a
+        /// success, or a failure not of the tool's making). Tests match this, not the wording.
+        var reason: LommeError.Reason? = nil
         var out: String { String(decoding: stdout, as: UTF8.self) }
+
+        static let reasonPrefix = "lomme-vault: reason: "
+
+        /// The reason line taken out of `stderr` into `reason` (the last, when a shell ran
+        /// the tool more than once), so a test of the exact stderr sees what a user does.
+        mutating func takeReason() {
+            var lines = stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            let named = lines.filter { $0.hasPrefix(Self.reasonPrefix) }
+            guard let last = named.last else { return }
+            lines.removeAll { $0.hasPrefix(Self.reasonPrefix) }
+            stderr = lines.joined(separator: "\n")
+            let name = String(last.dropFirst(Self.reasonPrefix.count))
+            reason = LommeError.Reason(rawValue: name)
+            #expect(reason != nil, "a reason no LommeError.Reason has: \(name)")
+        }
     }
 
     /// A temp directory (0700) of its own, removed at the end.
@@ -40,7 +60,8 @@ struct CLI {
     }
 
     /// Runs the built binary (or `executable`, or `shell` with "$LV" naming the binary) with
-    /// the test environment: the fast `minimum` KDF, no vault or keyring setting inherited.
+    /// the test environment: the fast `minimum` KDF, no vault or keyring setting inherited,
+    /// and LOMME_VAULT_REASON=1, whose line `Result.takeReason` turns into `reason`.
     /// - Parameters:
     ///   - input: bytes for standard input (for input that is not UTF-8); `stdin` wins.
     ///   - timeout: seconds after which the tool is killed (SIGKILL); the tool runs under
@@ -66,6 +87,7 @@ struct CLI {
         env["LOMME_VAULT_KDF"] = "minimum"
         for name in ["LOMME_VAULT", "LOMME_VAULT_KEYRING", "BANK_API_URL"] { env[name] = nil }
         env["LV"] = binary
+        env["LOMME_VAULT_REASON"] = "1"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let inputPipe = Pipe(), output = Pipe(), errors = Pipe()
@@ -85,6 +107,7 @@ struct CLI {
         process.waitUntilExit()
         var result = Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errorData.wait(), as: UTF8.self))
         if timeout != nil, result.status > 128 { result.signal = result.status - 128 }
+        result.takeReason()
         return result
     }
 

@@ -225,7 +225,10 @@ struct ChildCommand: ParsableCommand {
                     firstError = firstError ?? error
                 }
             }
-            if let firstError { throw ExitCode(firstError.code.rawValue) }
+            if let firstError {
+                Terminal.reason(firstError.reason)
+                throw ExitCode(firstError.code.rawValue)
+            }
         }
     }
 }

@@ -48,7 +48,10 @@ struct Scan: ParsableCommand {
             Hardening.apply()  // the secret is in memory from here on: no core dumps
             return try runCamera()
         }
-        if let firstError = try Self.show(photos, raw: raw, noNewline: noNewline) { throw ExitCode(firstError.code.rawValue) }
+        if let firstError = try Self.show(photos, raw: raw, noNewline: noNewline) {
+            Terminal.reason(firstError.reason)
+            throw ExitCode(firstError.code.rawValue)
+        }
     }
 
     /// Each photo's codes on stdout, a photo that holds none or cannot be read on stderr; the

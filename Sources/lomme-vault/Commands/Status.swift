@@ -17,6 +17,9 @@ struct Status: ParsableCommand {
         if let warning = report.warning { Terminal.error(warning) }
         report.householdWarnings.forEach { Terminal.error("warning: " + $0) }
         if json { try Terminal.output(report.json.text + "\n") } else { try Terminal.labelled(report.lines) }
-        if !report.exists { throw ExitCode(LommeError.Code.notFound.rawValue) }
+        if !report.exists {
+            Terminal.reason(.noVault)
+            throw ExitCode(LommeError.Code.notFound.rawValue)
+        }
     }
 }

@@ -8,7 +8,7 @@ enum DurationOption {
         do {
             return try DurationText.parse(text, option: option, atMost: limit)
         } catch {
-            throw ValidationError(error.message)
+            throw ParserErrorLine.validationError(error)
         }
     }
 }

@@ -87,7 +87,10 @@ enum FastPath {
             let config = try ConfigService(context).config(UnlockOptions(source: .terminal, noPrompt: noPrompt))
             try Get.show(field, of: config, newline: NewlineOptions.wanted(never: never, always: always))
         case let .scan(photos, noNewline):
-            if let failure = try Scan.show(photos, raw: true, noNewline: noNewline) { exit(failure.code.rawValue) }
+            if let failure = try Scan.show(photos, raw: true, noNewline: noNewline) {
+                Terminal.reason(failure.reason)
+                exit(failure.code.rawValue)
+            }
         }
         return true
     }

@@ -5,8 +5,20 @@ import LommeCore
 /// ArgumentParser's own errors (and any error that is not a LommeError) in the shape of every
 /// other message: one line on stderr, `lomme-vault: ` and lower-case text; a usage error
 /// (exit 64) ends with where to read the usage. Help and `--version` go out as ArgumentParser
-/// writes them.
+/// writes them. With `LOMME_VAULT_REASON=1` the line is followed by its reason
+/// (`Terminal.reason`): `usage`, or the reason of the LommeError an option's check turned
+/// into a usage error (`reason`).
 enum ParserErrorLine {
+    /// The reason of a LommeError that an option's check (`validate()`) rethrew as
+    /// ArgumentParser's ValidationError, which has no room for one: kept here so it is not lost.
+    nonisolated(unsafe) static var reason: LommeError.Reason?
+
+    /// `error` as ArgumentParser's ValidationError (what `validate()` throws), its reason kept
+    /// in `reason`.
+    static func validationError(_ error: LommeError) -> ValidationError {
+        reason = error.reason
+        return ValidationError(error.message)
+    }
     static func exit(_ error: any Error, arguments: [String]) -> Never {
         let code = LommeVaultCommand.exitCode(for: error)
         let message = LommeVaultCommand.message(for: error)
@@ -26,6 +38,8 @@ enum ParserErrorLine {
             line = first.lowercased() + line.dropFirst()
         }
         Terminal.error(line)
+        // Anything else that is not a LommeError (none is thrown on purpose) is a bug.
+        Terminal.reason(reason ?? (code == .validationFailure ? .usage : .internalError))
         Glibc.exit(code.rawValue)
     }
 }

@@ -14,6 +14,21 @@ enum Terminal {
         write(wrappedForStderr("lomme-vault: \(TerminalText.line(message))") + "\n", to: STDERR_FILENO)
     }
 
+    /// A failure that ends the command: its one line, then its reason (`reason(_:)`).
+    static func fail(_ error: LommeError) {
+        self.error(error.message)
+        reason(error.reason)
+    }
+
+    /// With `LOMME_VAULT_REASON=1`, what went wrong by name on a line of its own,
+    /// `lomme-vault: reason: NAME` (docs/commands.md, "Exit codes"): a debugging aid, the
+    /// name tests match where the message before it is for people. Said after a failure's
+    /// message, never after a success.
+    static func reason(_ reason: LommeError.Reason) {
+        guard let setting = getenv("LOMME_VAULT_REASON"), String(cString: setting) == "1" else { return }
+        write("lomme-vault: reason: \(reason.rawValue)\n", to: STDERR_FILENO)
+    }
+
     /// A message on stderr: line breaks kept, every other control character escaped; on a
     /// terminal each line wrapped at words to the window's width.
     static func info(_ message: String) {
@@ -134,6 +149,7 @@ extension Terminal {
         // zbar loaded on the first frame: the camera preview's cursor back first
         CameraPreview.restoreFromSignal()
         error(message.map { String(cString: $0) } ?? "a picture or QR library cannot be loaded")
+        reason(.libraryMissing)
         _exit(code)
     }
 }

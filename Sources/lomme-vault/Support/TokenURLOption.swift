@@ -12,7 +12,7 @@ enum TokenURLOption {
         do {
             _ = try TokenURL(text, source: option, malformed: .usage)
         } catch where error.code == .usage {
-            throw ValidationError(error.message)
+            throw ParserErrorLine.validationError(error)
         } catch {
             // Refused by the rules: exit 1 from `resolve`, not a usage error.
         }
