@@ -35,7 +35,7 @@ struct ChildTakesEitherParentTests {
         // far has not synced: its code, issued after mor's, carries the older revision.
         let before = readFile(annaVault)
         let stale = home.take(try home.issue(from: home.far, "far-stale.png"))
-        #expect(stale.status == 7 && stale.stderr.contains("older than the config stored now"), "\(stale.status) \(stale.stderr)")
+        #expect(stale.status == 7 && stale.reason == .olderRevision, "\(stale.status) \(stale.stderr)")
         #expect(TwoParents.unchanged(annaVault, before), "a refused code leaves the device's vault as it was")
         let keeps = home.anna.run(["get", "clientSecret"]).out == home.secret(home.mor)
         #expect(keeps, "Anna keeps the newest config")
@@ -71,7 +71,7 @@ struct ChildTakesEitherParentTests {
         let annaVault = box.path + "/anna/vault"
         let before = readFile(annaVault)
         let replayed = home.take(fromMor)
-        #expect(replayed.status == 7 && replayed.stderr.contains("refusing to roll back"), "\(replayed.status) \(replayed.stderr)")
+        #expect(replayed.status == 7 && replayed.reason == .rollback, "\(replayed.status) \(replayed.stderr)")
         #expect(TwoParents.unchanged(annaVault, before))
         let replayedFar = otherDevice(fromFar)
         #expect(replayedFar.status == 7, "\(replayedFar.status) \(replayedFar.stderr)")
@@ -95,7 +95,7 @@ struct ChildTakesEitherParentTests {
         // mor's machine refuses it: the code is far's (exit 7), nothing written.
         let morBefore = readFile(mor.vault)
         let onMor = mor.run(["child", "confirm", receipt])
-        #expect(onMor.status == 7 && onMor.stderr.contains("far's machine"), "\(onMor.status) \(onMor.stderr)")
+        #expect(onMor.status == 7 && onMor.reason == .receiptOtherParent && onMor.stderr.contains("far's machine"), "\(onMor.status) \(onMor.stderr)")
         #expect(TwoParents.unchanged(mor.vault, morBefore))
         // far's confirms it.
         let onFar = far.run(["child", "confirm", receipt])

@@ -23,7 +23,7 @@ struct ClockBehindTests {
     static func expectClockRefusal(_ result: CLI.Result, saying what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.status == 1, "exit \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 1 && result.stderr.contains(what) && result.stderr.contains("set the clock") && result.stderr.contains("nothing was changed"),
+        #expect(lines.count == 1 && result.stderr.contains(what) && result.reason == .clockBehind && result.stderr.contains("set the clock") && result.reason == .clockBehind,
                 "\(result.stderr)", sourceLocation: sourceLocation)
     }
 

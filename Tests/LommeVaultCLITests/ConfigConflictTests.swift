@@ -39,11 +39,11 @@ struct ConfigConflictTests {
             let before = readFile(machine.vault)
             let png = box.path + "/conflict-\(machine.name).png"
             let refused = machine.run(["issue", "--to", "anna", "--output", png])
-            #expect(refused.status == 1 && refused.stderr.contains("changed two ways") && refused.stderr.contains(other)
+            #expect(refused.status == 1 && refused.reason == .configConflict && refused.stderr.contains(other)
                     && refused.stderr.contains("this machine") && refused.stderr.contains("lomme-vault set"), "\(machine.name): \(refused.status) \(refused.stderr)")
             #expect(!FileManager.default.fileExists(atPath: png) && TwoParents.unchanged(machine.vault, before), "\(machine.name): nothing written")
             let all = machine.run(["issue", "--all", "--output-dir", box.path + "/all-\(machine.name)"])
-            #expect(all.status == 1 && all.stderr.contains("changed two ways"), "\(machine.name): \(all.status) \(all.stderr)")
+            #expect(all.status == 1 && all.reason == .configConflict, "\(machine.name): \(all.status) \(all.stderr)")
         }
 
         // far decides: set again there, then a sync each; both agree, no conflict, both issue.

@@ -66,9 +66,9 @@ struct HouseholdInputTests {
         let pw = empty.write("pw", "empty vault passphrase\n")
         #expect(CLI.run(["init", "--parent", "--passphrase-file", pw], environment: ["LOMME_VAULT": empty.vault]).status == 0)
         let noConfig = CLI.run(["set", "clientId", "--passphrase-file", pw], stdin: "x\n", environment: ["LOMME_VAULT": empty.vault])
-        #expect(noConfig.status == 6 && noConfig.stderr.contains("import --stdin < config.json"), "\(noConfig.stderr)")
+        #expect(noConfig.status == 6 && noConfig.reason == .noConfig && noConfig.stderr.contains("import --stdin < config.json"), "\(noConfig.stderr)")
         let noVault = CLI.run(["child", "list", "--passphrase-file", pw], environment: ["LOMME_VAULT": empty.path + "/none/vault"])
-        #expect(noVault.status == 6 && noVault.stderr.contains("init --parent"), "\(noVault.stderr)")
+        #expect(noVault.status == 6 && noVault.reason == .noVault && noVault.stderr.contains("init --parent"), "\(noVault.stderr)")
     }
 
     /// `child add --help` (and so the man page) names every field --field may not set:

@@ -44,7 +44,7 @@ struct ImportInputTests {
         #expect(made.status == 0, "\(made.stderr)")
         let options = ["--no-check", "--yes", "--vault", box.vault, "--passphrase-file", pw]
         let refused = CLI.run(["import", alone] + options)
-        #expect(refused.status == 7 && refused.stderr.contains("is not a lomme-vault config"), "\(refused.status) \(refused.stderr)")
+        #expect(refused.status == 7 && refused.reason == .notAConfig, "\(refused.status) \(refused.stderr)")
         let result = CLI.run(["import", photo] + options)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(CLI.run(["get", "clientId", "-n"] + options.dropFirst(2)).out == "fixture")
@@ -71,7 +71,7 @@ struct ImportInputTests {
         let result = CLI.run(["import", blank, json, "--vault", box.vault, "--yes"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("lomme-vault: none of the 2 photos holds a lomme-vault config: no QR code found in \(blank)"))
-        #expect(result.stderr.contains("is a JSON file, not a picture"))
+        #expect(result.reason == .noPhotoHoldsConfig)
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: box.vault))
     }

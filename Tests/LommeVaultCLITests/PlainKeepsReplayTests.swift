@@ -27,7 +27,7 @@ struct PlainKeepsReplayTests {
         let before = readFile(box.path + "/child/vault")
         let replay = child.run(["import", "--stdin", "--yes"], stdin: older)
         #expect(replay.status == 7, "\(replay.stderr)")
-        #expect(replay.stderr.contains("roll back"), "\(replay.stderr)")
+        #expect(replay.reason == .rollback, "\(replay.stderr)")
         let unchanged = readFile(box.path + "/child/vault") == before
         #expect(unchanged, "a refused import wrote the vault")
     }

@@ -21,7 +21,7 @@ struct SealedOrderTests {
         }
         for (index, code) in codes.dropLast().enumerated() {
             let replayed = child.run(["import", "--stdin", "--yes"], stdin: code)
-            #expect(replayed.status == 7 && replayed.stderr.contains("roll back"), "code \(index): \(replayed.stderr)")
+            #expect(replayed.status == 7 && replayed.reason == .rollback, "code \(index): \(replayed.stderr)")
         }
     }
 

@@ -35,7 +35,7 @@ struct SyncFolderStoryTests {
         let folder = box.path + "/shared"
         // No folder given and none remembered yet: exit 64, saying how.
         let none = home.sync(far)
-        #expect(none.status == 64 && none.stderr.contains("sync DIR"), "\(none.status) \(none.stderr)")
+        #expect(none.status == 64 && none.reason == .syncFolderNotSet && none.stderr.contains("sync DIR"), "\(none.status) \(none.stderr)")
         // Each machine's first sync names the folder; later ones need none.
         try TwoParents.require(home.sync(mor, folder), "sync DIR on mor")
         try TwoParents.require(home.sync(far, folder), "sync DIR on far")
@@ -95,7 +95,7 @@ struct SyncFolderStoryTests {
         #expect(CLI.mode(fromMor) == 0o600)
         // Never over an existing file.
         let again = mor.run(["sync", "--output", fromMor])
-        #expect(again.status == 1 && again.stderr.contains("exists"), "\(again.status) \(again.stderr)")
+        #expect(again.status == 1 && again.reason == .outputFileExists, "\(again.status) \(again.stderr)")
         let imported = far.run(["import", fromMor])
         #expect(imported.status == 0 && imported.stderr.contains("mor's machine"), "\(imported.stderr)")
         // The same file again: nothing new, nothing written.

@@ -63,7 +63,7 @@ struct SyncThroughGitTests {
         try Self.share(farClone)
         let farBefore = readFile(far.vault)
         let asked = home.sync(far, farClone)
-        #expect(asked.status == 1 && asked.stderr.contains("--yes"), "\(asked.status) \(asked.stderr)")
+        #expect(asked.status == 1 && asked.reason == .noTerminalToConfirm && asked.stderr.contains("--yes"), "\(asked.status) \(asked.stderr)")
         #expect(TwoParents.unchanged(far.vault, farBefore))
         let joined = far.run(["sync", farClone, "--yes"])
         try #require(joined.status == 0 && joined.stderr.contains("joined the household"), "\(joined.stderr)")
