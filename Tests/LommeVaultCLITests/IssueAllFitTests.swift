@@ -60,7 +60,7 @@ struct IssueAllFitTests {
         let before = readFile(parent.vault)
         let codes = box.path + "/codes"
         let all = parent.run(["issue", "--all", "--output-dir", codes])
-        #expect(all.status == 1 && all.stderr.hasPrefix("lomme-vault: kari") && all.stderr.split(separator: "\n").count == 1,
+        #expect(all.status == 1 && all.reason == .qrPayloadTooLarge && all.stderr.hasPrefix("lomme-vault: kari") && all.stderr.split(separator: "\n").count == 1,
                 "\(all.status): \(all.stderr)")
         let unchanged = readFile(parent.vault) == before
         #expect(unchanged, "a code was recorded")
