@@ -56,7 +56,7 @@ struct CodeKindTests {
             Issue.record("config JSON in Latin-1 is not a plain code with a problem")
             return
         }
-        #expect(notUTF8.message.contains("not valid UTF-8"))
+        #expect(notUTF8.reason == .configNotJSON)
     }
 
     /// What is true of each kind, in one place: a secret's file is 0600, every kind of ours

@@ -94,7 +94,7 @@ struct SealedTamperTests {
                 let header = [version] + Envelope.bigEndian(issued) + Envelope.bigEndian(expires) + [UInt8](repeating: 7, count: 16) + child.publicKey.keyId
                 let text = "LV\(version):" + Base45.encode(header + PublicKeyCrypto.randomBytes(200))
                 let error = #expect(throws: LommeError.self, "\(issued) \(expires)") { try Envelope(text: text) }
-                #expect(error?.message.contains("impossible times") == true, "\(String(describing: error))")
+                #expect(error?.reason == .codeImpossibleTimes, "\(String(describing: error))")
             }
         }
         #expect(Instant(seconds: Int64.max).text.contains("outside"))

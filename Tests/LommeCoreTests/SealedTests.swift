@@ -82,7 +82,7 @@ struct SealedTests {
         bytes[0] = 1
         #expect(throws: Envelope.olderFormat(1)) { try Envelope(text: "LV3:" + Base45.encode(bytes)) }
         #expect(throws: Envelope.olderFormat(1)) { try Envelope(text: "LV1:" + Base45.encode(bytes)) }
-        #expect(Envelope.olderFormat(1).message.contains("older lomme-vault"))
+        #expect(Envelope.olderFormat(1).reason == .codeOlderFormat)
         #expect(throws: LommeError.self) { try Envelope(text: "LV2:" + Base45.encode(bytes)) }
     }
 

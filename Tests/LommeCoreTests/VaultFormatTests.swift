@@ -117,7 +117,7 @@ struct VaultFormatTests {
             Issue.record("parsed")
         } catch {
             #expect(error.code == .damaged)
-            #expect(error.message.contains("newer lomme-vault"))
+            #expect(error.reason == .vaultNewerFormat)
         }
     }
 }

@@ -40,7 +40,7 @@ struct VaultWriteCheckTests {
         let error = #expect(throws: LommeError.self) {
             try store.withWriteLock { () throws(LommeError) in try store.write(Array(vault.dropLast(40)), key: key) }
         }
-        #expect(error?.message.contains("did not parse or open with the vault's key") == true, "\(String(describing: error))")
+        #expect(error?.reason == .vaultNotReadBack, "\(String(describing: error))")
         expectUnchanged(box, (vault, bak))
     }
 
