@@ -104,20 +104,30 @@ extension RecoveryKit {
         throw LommeError.usage(.outputFormatUnknown, "a recovery kit is written as .pdf, .png or .svg: \(path)")
     }
 
-    /// The words to print above and below the QR code on a terminal (which draws the code
-    /// itself): above, the title, household, date and the key; below, what the sheet is.
-    package func terminalLines() -> (before: String, after: String) {
-        let before = [
+    /// The kit for a terminal, which draws the code itself, as three screens shown one at a
+    /// time (each fits a window of 80 × 24 columns and rows): `key`, the title, household,
+    /// date and the key as text, with a few words on what it is; `caption`, the line under
+    /// the QR code on a screen of its own; `words`, what the sheet is and where to keep it.
+    /// Lines are at most 72 characters; the two screens of text end in an empty line, above
+    /// the question the terminal asks there.
+    package func terminalScreens() -> (key: String, caption: String, words: String) {
+        let key = [
             Words.title,
             "Household \(household), made on \(date)",
             "",
             "Recovery key:",
-        ] + keyLines.map { "    " + $0 }
-        var after = ["The QR code above holds the same key."]
+        ] + keyLines.map { "    " + $0 } + [
+            "",
+            Words.subtitle,
+            "Write it down on paper: after its QR code and what the sheet is for,",
+            "two of its groups are asked back.",
+            "",
+        ]
+        var words: [String] = []
         for (heading, body) in Words.sections(self) {
-            after += ["", heading] + Words.wrap(body, columns: 72)
+            words += (words.isEmpty ? [] : [""]) + [heading] + Words.wrap(body, columns: 72)
         }
-        return (before.joined(separator: "\n"), after.joined(separator: "\n"))
+        return (key.joined(separator: "\n"), Words.qrCaption, (words + [""]).joined(separator: "\n"))
     }
 
     /// The page for `paper`, its drawing already read back from pixels once.

@@ -164,20 +164,29 @@ struct RecoveryKitTests {
         #expect(size.width == 1240 && abs(size.height - 1754) <= 1, "A4 at 150 dpi: \(size)")
     }
 
-    @Test func theTerminalGetsTheKeyAboveTheCodeAndTheWordsBelow() throws {
-        let kit = Self.kit()
-        let (before, after) = kit.terminalLines()
-        #expect(before.hasPrefix("lomme-vault recovery kit\n"))
-        #expect(before.contains("ABCD-EFGH-JKLM-NPQR") && before.contains("2026-11-27"))
-        #expect(Self.keyGroups(in: before).joined(separator: "-") == kit.keyText, "\(before)")
-        for line in kit.keyLines { #expect(before.contains(line)) }
+    /// Three screens for a terminal, each within 72 columns and short enough for a window of
+    /// 24 rows with the question under it (two rows at 80 columns): the key as text, the
+    /// caption of its QR code, the words; the key on the first alone.
+    @Test(arguments: [0, 1, 2])
+    func theTerminalGetsTheKeyThenTheCodeThenTheWords(earlierKits: Int) throws {
+        var kit = Self.kit()
+        kit.earlierKits = earlierKits
+        let (key, caption, words) = kit.terminalScreens()
+        #expect(key.hasPrefix("lomme-vault recovery kit\n"))
+        #expect(key.contains("ABCD-EFGH-JKLM-NPQR") && key.contains("2026-11-27") && key.contains("Keep it like a passport"))
+        #expect(Self.keyGroups(in: key).joined(separator: "-") == kit.keyText, "\(key)")
+        for line in kit.keyLines { #expect(key.contains("\n    " + line + "\n")) }
         #expect(kit.keyLines.count == 2 && kit.keyLines[0].split(separator: " - ").count == 4)
-        #expect(!after.contains(kit.keyText.prefix(5)) && !after.contains("`"))
-        for words in ["lomme-vault unlock --with recovery", "lomme-vault init --parent --restore", "(lomme-vault recovery kit)", "passport"] {
-            #expect(after.contains(words), "\(words) is missing: \(after)")
+        #expect(caption == "The QR code holds the same key.")
+        #expect(!words.contains(kit.keyText.prefix(5)) && !words.contains("`"))
+        for text in ["lomme-vault unlock --with recovery", "lomme-vault init --parent --restore", "(lomme-vault recovery kit)", "passport"] {
+            #expect(words.contains(text), "\(text) is missing: \(words)")
         }
-        for line in (before + "\n" + after).split(separator: "\n") {
-            #expect(line.count <= 72, "\(line.count) columns: \(line)")
+        #expect(words.contains("It replaces") == (earlierKits > 0))
+        for screen in [key, words] {
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count + 2 <= 24, "\(lines.count) rows:\n\(screen)")
+            for line in lines { #expect(line.count <= 72, "\(line.count) columns: \(line)") }
         }
         // The same code the page carries, for the terminal to draw.
         let code = try kit.code()

@@ -58,20 +58,36 @@ enum TerminalCode {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
-    static func waitUntilFits(_ needed: (columns: Int, rows: Int), instead: String) {
-        guard let size = windowSize(), size.columns < needed.columns || size.rows < needed.rows else { return }
+    /// Waits, when the window is smaller than `needed`, until it has grown (or Ctrl-C),
+    /// saying so once. True when it waited: the message is on the screen above the cursor.
+    @discardableResult
+    static func waitUntilFits(_ needed: (columns: Int, rows: Int), instead: String) -> Bool {
+        waitUntil(fits: { $0.columns >= needed.columns && $0.rows >= needed.rows }, needs: { _ in needed }, instead: instead)
+    }
+
+    /// Waits until the window `fits` (never when the terminal does not know its size),
+    /// after one message naming the size `needs` gives for the window it has: `what` needs
+    /// it, and `drawn` is what happens when the window is large enough. True when it waited.
+    static func waitUntil(_ what: String = "the QR code", drawn: String = "The code is drawn",
+                          fits: (_ window: (columns: Int, rows: Int)) -> Bool,
+                          needs: (_ window: (columns: Int, rows: Int)) -> (columns: Int, rows: Int), instead: String) -> Bool {
+        guard let size = windowSize(), !fits(size) else { return false }
+        let needed = needs(size)
         // SIGWINCH is ignored by default; a handler makes it cut the sleep below short.
         signal(SIGWINCH) { _ in }
         defer { signal(SIGWINCH, SIG_DFL) }
-        // Ctrl-C ends the wait even when whoever started us left SIGINT ignored.
-        signal(SIGINT, SIG_DFL)
+        // Ctrl-C ends the wait even when whoever started us left SIGINT ignored; after it,
+        // the handler it had (a question's, which puts echo back) is put back.
+        let interrupt = signal(SIGINT, SIG_DFL)
+        defer { signal(SIGINT, interrupt) }
         Terminal.info("""
-            lomme-vault: the QR code needs a terminal of at least \(needed.columns) columns × \(needed.rows) rows, \
+            lomme-vault: \(what) needs a terminal of at least \(needed.columns) columns × \(needed.rows) rows, \
             and this one is \(size.columns) × \(size.rows): enlarge the window or zoom out (Ctrl and -), \
-            or stop (Ctrl-C) and use \(instead). The code is drawn when the window is large enough.
+            or stop (Ctrl-C) and use \(instead). \(drawn) when the window is large enough.
             """)
-        while let now = windowSize(), now.columns < needed.columns || now.rows < needed.rows {
+        while let now = windowSize(), !fits(now) {
             usleep(250_000)
         }
+        return true
     }
 }
