@@ -77,12 +77,13 @@ struct TerminalKitTests {
     /// The kit's screens, each alone in the window it has and none asking for a larger one:
     /// the key as text, whole (its groups read off the window), Enter; its QR code (read by
     /// zbarimg, on a dark and a light theme), Enter; what the sheet is for, and the question
-    /// under it. Returns the groups and what the code holds.
-    static func screens(_ tty: TmuxSession, mistake: Bool = false) throws -> (groups: [String], code: String) {
+    /// under it. Returns the groups and what the code holds. `resized`: the window has just
+    /// grown, its message of a wait still in it until the kit is drawn.
+    static func screens(_ tty: TmuxSession, mistake: Bool = false, resized: Bool = false) throws -> (groups: [String], code: String) {
         // Waiting for each screen, the screens but the one in the window till now end the
         // wait (it stays there until the next is drawn).
         let ends = [keyScreen, codeScreen, question, tooSmall, "EXIT="]
-        try #require(Self.waitForAny(tty, ends, window: true) == keyScreen, "not the key first:\n\(Self.window(tty))")
+        try #require(Self.waitForAny(tty, ends.filter { !resized || $0 != tooSmall }, window: true) == keyScreen, "not the key first:\n\(Self.window(tty))")
         let keyWindow = Self.window(tty)
         let groups = try Self.groups(on: keyWindow)
         #expect(!keyWindow.contains("columns ×"), "the message of a wait is still in the window:\n\(keyWindow)")
@@ -202,6 +203,11 @@ struct TerminalKitTests {
         #expect(tty.screen.contains("EXIT=1"), "\(tty.screen)")
     }
 
+    /// docs/commands.md, whose window table the README points to.
+    static func windowTable() throws -> String {
+        try String(contentsOfFile: packageRoot + "/docs/commands.md", encoding: .utf8)
+    }
+
     /// The size a window too small is told the kit needs.
     static func needed(_ tty: TmuxSession) throws -> (columns: Int, rows: Int) {
         let needed = try #require(tty.flowed.firstMatch(of: /the recovery kit needs a terminal of at least (\d+) columns × (\d+) rows/),
@@ -223,6 +229,8 @@ struct TerminalKitTests {
         try #require(Self.waitForAny(made, ["drawn when the window is large enough", Self.keyScreen]) == "drawn when the window is large enough")
         let size = try Self.needed(made)
         #expect(size.columns <= 80 && size.rows > 20 && size.rows <= 24, "\(size)")
+        #expect(try Self.windowTable().contains("(`init --parent`, `recovery kit`) | \(size.columns) × \(size.rows) |"),
+                "docs/commands.md's window table does not say \(size)")
         #expect(made.flowed.contains("lomme-vault init --parent --recovery-kit kit.pdf"), "\(made.screen)")
         #expect(!made.screen.contains("Recovery key:"), "a part of the kit was shown:\n\(made.screen)")
         made.tmux(["send-keys", "-t", "t", "C-c"])
@@ -235,7 +243,7 @@ struct TerminalKitTests {
         #expect(try Self.needed(kit) == size, "the size needed is the same whatever the window")
         #expect(kit.flowed.contains("lomme-vault recovery kit --output kit.pdf") && !kit.flowed.contains("--recovery-kit"), "\(kit.screen)")
         kit.tmux(["resize-window", "-t", "t", "-x", "\(size.columns)", "-y", "\(size.rows)"])
-        let (groups, code) = try Self.screens(kit)
+        let (groups, code) = try Self.screens(kit, resized: true)
         #expect(code.hasPrefix("LVR1:" + groups.joined() + "."), "the QR code is not the key shown")
     }
 
@@ -252,9 +260,11 @@ struct TerminalKitTests {
         try #require(Self.waitForAny(tty, ["drawn when the window is large enough", Self.keyScreen]) == "drawn when the window is large enough")
         let size = try Self.needed(tty)
         #expect(size.columns <= 80 && size.rows > 24, "\(size)")
+        #expect(try Self.windowTable().contains("(its code carries the hand-over) | \(size.columns) × \(size.rows);"),
+                "docs/commands.md's window table does not say \(size)")
         #expect(!tty.screen.contains("Recovery key:"), "a part of the kit was shown:\n\(tty.screen)")
         tty.tmux(["resize-window", "-t", "t", "-x", "80", "-y", "\(size.rows)"])
-        let (groups, code) = try Self.screens(tty)
+        let (groups, code) = try Self.screens(tty, resized: true)
         #expect(code.hasPrefix("LVR1:" + groups.joined() + ".") && code.contains("/"), "not the new key and its hand-over")
         let (a, b) = try Self.asked(on: Self.window(tty))
         tty.type(groups[a] + " " + groups[b])
