@@ -32,7 +32,7 @@ package struct RecoveryKit: Sendable {
     /// the same code on a terminal (`TerminalCode`). Its level is the kit's
     /// (`CodeKind.recoveryKey`: Q, a quarter of the code may be lost to a fold, a
     /// stain or glare; the key and its day fit a version 3 code, 29 modules a side, a kit
-    /// that carries one rotation a version 9).
+    /// that carries one rotation a version 10, two a version 13).
     package func code() throws(LommeError) -> IssuedCode {
         // The text and the code must each read back as a recovery key, and the same one.
         let typed: RecoveryKey, coded: RecoveryKey

@@ -108,8 +108,9 @@ enum KitOutput {
 /// it, and the window that holds every one of them: the key as text (`key`, stderr), its QR
 /// code (`drawing`, stdout; `caption` under it), what the sheet is for (`words`) with the
 /// type-back `question`. A version-3 code (the kit of `init --parent`) takes 37 columns ×
-/// 21 rows in half blocks, and each screen fits 80 × 24; a kit that replaced an earlier one
-/// carries the hand-over in a version-9 code, 61 × 33.
+/// 21 rows in half blocks, and each screen fits 80 × 24 (the window named when it is too
+/// small: 72 × 21, every line of text unbroken); a kit that replaced an earlier one carries
+/// the hand-over in a version-10 code, which needs 72 × 35 (two earlier kits: 77 × 41).
 struct KitScreens {
     static let keyQuestion = "Press Enter for its QR code: "
     static let codeQuestion = "Press Enter to go on: "
