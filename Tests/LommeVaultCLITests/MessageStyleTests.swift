@@ -119,6 +119,20 @@ struct MessageStyleTests {
         }
     }
 
+    /// An indented line keeps its indent when it is wrapped, and its continuations go under
+    /// its text (`init`'s fingerprints at 60 columns).
+    @Test func anIndentedLineKeepsItsIndentWhenWrapped() throws {
+        let box = CLI.Sandbox()
+        let pw = box.write("pw", "indent passphrase 2026\n")
+        _ = chmod(pw, 0o600)
+        let tty = TmuxSession(box, command: "\"$LV\" init --child --vault '\(box.vault)' --passphrase-file '\(pw)'", columns: 60, rows: 60)
+        try #require(tty.wait(for: "EXIT="))
+        let rows = tty.tmux(["capture-pane", "-p", "-t", "t"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try #require(rows.firstIndex { $0.hasPrefix("  receiving key  ") }, "the indent was dropped: \(rows)")
+        let next = rows[first + 1]
+        #expect(rows[first].count <= 60 && next.hasPrefix("  ") && !next.hasPrefix("  issuer"), "\(rows[first...first + 1])")
+    }
+
     /// A long question is wrapped at words too, and still ends "[y/N] " where the answer goes.
     @Test func aLongQuestionWrapsAtWords() throws {
         let box = CLI.Sandbox()

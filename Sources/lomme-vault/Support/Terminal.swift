@@ -62,11 +62,12 @@ enum Terminal {
             guard line.count > columns else { return String(line) }
             let indent = String(repeating: " ", count: hangingIndent(of: line, labels: labels, columns: columns))
             var lines: [String] = []
-            var current = ""
-            for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-                if current.isEmpty && lines.isEmpty {
-                    current = String(word)  // the first word, or the line's leading spaces
-                } else if current.count + 1 + word.count <= columns {
+            // The line's leading spaces stay on its first line, before its first word.
+            let leading = line.prefix { $0 == " " }
+            var words = line.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false)[...]
+            var current = String(leading) + (words.popFirst() ?? "")
+            for word in words {
+                if current.count + 1 + word.count <= columns {
                     current += " " + word
                 } else if word.isEmpty {
                     continue  // a space at the break: dropped
