@@ -68,7 +68,7 @@ struct IssueAll {
         if let folder {
             Terminal.info("\(written) sealed code\(written == 1 ? "" : "s") in \(folder.path), each for one child's device only; recorded in this vault (`lomme-vault child list`).")
             if let issuer {
-                Terminal.info("Issuer fingerprint: \(issuer). Each child's device shows it on first import: tell them to compare it (or to import with --expect-issuer \(issuer)).")
+                Terminal.info("Issuer fingerprint: \(issuer). A child whose device took this household's codes before has nothing to compare; a new child's device shows it on its first import: tell that child to compare it (or to import with --expect-issuer \(issuer)).")
             }
         }
     }
