@@ -20,7 +20,7 @@ extension SlotKind {
             // The recovery key is the household's paper secret, as strong as the passphrase it
             // stands in for: it starts a new 12 h session, as the passphrase does.
             parameters.count == RecoverySlotKind.saltLength
-                ? SlotFacts(details: "recovery key (the recovery kit)", provesAPerson: true, enrollAgain: "lomme-vault recovery kit") : nil
+                ? SlotFacts(details: "the recovery kit's key", provesAPerson: true, enrollAgain: "lomme-vault recovery kit") : nil
         },
         make: { context, request throws(LommeError) in try RecoverySlotKind(context).make(request) },
         open: { context, sealed, request throws(LommeError) in try RecoverySlotKind(context).open(sealed, request) },
