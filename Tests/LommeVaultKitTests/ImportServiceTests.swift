@@ -49,7 +49,7 @@ struct ImportServiceTests {
             _ = try ImportService(box.context(quiet), Self.request(pw)).run(Array(PlainPayload.encode(sampleConfig()).utf8))
             Issue.record("stored without a confirmation")
         } catch {
-            #expect(error.message == "add --yes to import without a terminal to confirm on")
+            #expect(error.code == .failure && error.reason == .noTerminalToConfirm, "\(error)")
         }
     }
 

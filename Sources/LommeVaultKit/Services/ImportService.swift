@@ -117,8 +117,11 @@ package struct ImportService {
                 : source == .plain ? "a plain code's config, stored after it (--allow-plain)" : "another config, stored after it"
             throw LommeError.refused(.replayOverOtherConfig, "this sealed code was imported already, and the vault now holds \(stored); a code is imported once, so nothing was written: ask the parent for a new sealed code")
         }
+        let compare = check.issuer == .firstUse
+            ? "compare the issuer fingerprint above with the parent's `lomme-vault key --issuer`, then run again with --expect-issuer \(check.content.issuerFingerprint) (or --yes)"
+            : nil
         try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines(now: now), question: check.question,
-                    skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned))
+                    skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned), noTerminal: compare)
         try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.
             guard var current = contents.identity else { throw LommeError.refused(.noReceivingKey, "the vault's receiving key disappeared; nothing was stored") }
@@ -140,9 +143,11 @@ package struct ImportService {
                          trustNewIssuer: request.trustNewIssuer, expectIssuer: request.expectIssuer)
     }
 
-    /// Shows what will be stored and what it replaces, and asks unless --yes.
+    /// Shows what will be stored and what it replaces, and asks unless --yes. A question
+    /// that cannot be asked (no terminal, or --no-prompt) is refused as every command's is:
+    /// exit 1, nothing stored, `noTerminal` (else: read it, then --yes) saying what to do.
     func confirm(_ config: Config, replacing old: Config?, notes: [String], question: String = "Store it?",
-                 skipQuestion: Bool = false) throws(LommeError) {
+                 skipQuestion: Bool = false, noTerminal: String? = nil) throws(LommeError) {
         let interaction = context.interaction
         notes.forEach(interaction.notice)
         if let old, config.sameFields(as: old) {
@@ -160,7 +165,8 @@ package struct ImportService {
         }
         if !request.yes && !skipQuestion {
             guard !request.unlock.noPrompt, interaction.canAsk else {
-                throw LommeError.failure(.noTerminalToConfirm, "add --yes to import without a terminal to confirm on")
+                throw LommeError.failure(.noTerminalToConfirm, "no terminal to confirm on; nothing was stored: "
+                    + (noTerminal ?? "read what would be stored (above), then run again with --yes"))
             }
             guard try interaction.confirm(question) else { throw LommeError.failure(.declined, "not stored; nothing changed") }
         }

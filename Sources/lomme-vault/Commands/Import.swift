@@ -10,7 +10,9 @@ struct Import: ParsableCommand {
         abstract: "Decode a config from QR photos (or --stdin), show it, confirm, and store it in the vault.",
         discussion: """
             Shows what will be stored (secret and personal number hidden) and what it replaces, \
-            then asks on the terminal unless --yes or --expect-issuer. Creates the vault first when there is none \
+            then asks on the terminal unless --yes or --expect-issuer; with no terminal to ask \
+            on (or --no-prompt) and neither, nothing is stored (exit 1), as every yes-or-no \
+            question of lomme-vault is. Creates the vault first when there is none \
             (asking for a new passphrase twice). The replaced config is kept for one step of rollback.
 
             A sealed code shows its issuer's fingerprint; the first one is pinned after the \
@@ -30,6 +32,13 @@ struct Import: ParsableCommand {
             photo. Nothing seen within --timeout (default 2m; of a video file, its own first \
             2m), or the file's end, is exit 2; Ctrl-C is exit 130. With --every-frame a video \
             file's every frame is scanned, none dropped.
+
+            Exit 1: the question answered no, or no terminal to ask it on and neither --yes nor \
+            --expect-issuer; 2: no QR code in the photos, or a picture that cannot be read; 3: \
+            the vault is locked and no prompt is possible; 4: wrong passphrase; 5: the vault is \
+            damaged; 6: a sealed code and no vault; 7: not a config, a rule failed, or a sealed \
+            code refused (damaged, expired, not for this device, older than the stored one, an \
+            issuer not trusted).
             """
     )
 
