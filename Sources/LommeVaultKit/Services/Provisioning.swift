@@ -39,6 +39,15 @@ package struct Provisioning {
         return keys
     }
 
+    /// `init` refuses an existing vault before anything is made or asked: no recovery kit
+    /// shown or written, no passphrase typed, for a vault that would then not be made.
+    package func refuseExistingVault() throws(LommeError) {
+        let store = context.store
+        if store.exists {
+            throw LommeError.failure(.vaultExists, "a vault already exists at \(store.path); init never overwrites one: use `lomme-vault passwd` to change its passphrase, or move it away first; nothing was made")
+        }
+    }
+
     /// A new vault holding `contents` and device keys, sealed under a new passphrase from
     /// `source` (asked twice through the interaction when it is the terminal). With
     /// `recovery`, the household key it derives vouches for this machine's issuer, and

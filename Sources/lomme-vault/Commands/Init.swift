@@ -62,6 +62,8 @@ struct Init: ParsableCommand {
     func run() throws {
         let context = try vault.prepare()
         if restore { return try runRestore(context) }
+        // Before any kit is made or shown, or a passphrase asked (as --restore does).
+        try Provisioning(context).refuseExistingVault()
         if join { return try runJoin(context) }
         // The parent's recovery kit is given before the vault is made: a file, or the
         // terminal with two groups typed back; with neither, no kit (`recovery kit` later).
