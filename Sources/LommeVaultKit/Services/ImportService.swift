@@ -33,8 +33,21 @@ package struct ImportService {
         self.request = request
     }
 
+    /// What `importing` did, and the receipt a sealed code leaves for the parent, made
+    /// from the vault as this import opened it (nil for a plain config), so that offering
+    /// it asks for no passphrase again.
+    package struct Imported: Sendable {
+        package var outcome: Outcome
+        package var receipt: ReceiptService.Made?
+    }
+
     /// Imports a payload (a QR code's, or standard input's).
     package func run(_ payload: ClassifiedPayload) throws(LommeError) -> Outcome {
+        try importing(payload).outcome
+    }
+
+    /// `run`, with the receipt of a sealed code.
+    package func importing(_ payload: ClassifiedPayload) throws(LommeError) -> Imported {
         switch payload.payload {
         case .sealed(let envelope, let problem):
             return try importSealed(envelope, problem: problem)
@@ -52,13 +65,13 @@ package struct ImportService {
         case .plain(let config?, let problem):
             // Parsed once, where it was read; the check digits are waived by --no-check only.
             if let problem, request.checksums { throw problem }
-            return try importPlain(config)
+            return Imported(outcome: try importPlain(config), receipt: nil)
         case .plain(nil, let problem):
             // JSON naming a config's fields that cannot be read as one (what rule it breaks).
             throw problem ?? LommeError.refused(.notAConfig, "the payload is not a config")
         case .other:
             // Not a config: the plain rules say why (not JSON, a field missing, a rule broken).
-            return try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums))
+            return Imported(outcome: try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums)), receipt: nil)
         }
     }
 
@@ -94,7 +107,7 @@ package struct ImportService {
         return .created
     }
 
-    func importSealed(_ parsed: Envelope?, problem: LommeError?) throws(LommeError) -> Outcome {
+    func importSealed(_ parsed: Envelope?, problem: LommeError?) throws(LommeError) -> Imported {
         let store = context.store
         guard store.exists else {
             throw LommeError(.notFound, .noVault, "a sealed code opens only on the device it was issued to, and there is no vault at \(store.path): run `lomme-vault init`, show `lomme-vault key` to the parent, and import the code they issue to it")
@@ -112,7 +125,9 @@ package struct ImportService {
             // "Unchanged" only when the vault still holds what this code brought: after a plain
             // code (--allow-plain) or `set`, the same code again is a replay, refused.
             guard let source = opened.contents.source, source != .sealed(issuer: check.content.issuerKey)
-                    || opened.contents.config != check.config else { return .alreadyImported }
+                    || opened.contents.config != check.config else {
+                return Imported(outcome: .alreadyImported, receipt: try? ReceiptService.make(from: opened.contents))
+            }
             let stored = source == .local ? "a config changed on this machine since (`lomme-vault set`)"
                 : source == .plain ? "a plain code's config, stored after it (--allow-plain)" : "another config, stored after it"
             throw LommeError.refused(.replayOverOtherConfig, "this sealed code was imported already, and the vault now holds \(stored); a code is imported once, so nothing was written: ask the parent for a new sealed code")
@@ -122,7 +137,7 @@ package struct ImportService {
             : nil
         try confirm(check.config, replacing: opened.contents.config, notes: check.summaryLines(now: now), question: check.question,
                     skipQuestion: check.issuer == .expected || (request.expectIssuer != nil && check.issuer == .pinned), noTerminal: compare)
-        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+        let written = try VaultActions.updated(opened) { (contents: inout VaultContents) throws(LommeError) in
             // Checked again against what the vault holds now, under the write lock.
             guard var current = contents.identity else { throw LommeError.refused(.noReceivingKey, "the vault's receiving key disappeared; nothing was stored") }
             let recheck = try sealedCheck(envelope, identity: current, now: now)
@@ -134,7 +149,7 @@ package struct ImportService {
             // Pinned without a question: said in one line, with what to compare it with.
             context.interaction.warning("pinned the issuer \(check.content.issuerFingerprint) without asking (--yes): compare it with `lomme-vault key --issuer` on the parent's machine")
         }
-        return .stored
+        return Imported(outcome: .stored, receipt: try? ReceiptService.make(from: written.contents))
     }
 
     /// Opens the envelope and checks issuer, pin, replay and rollback against `identity`.

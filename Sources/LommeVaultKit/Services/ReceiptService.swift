@@ -24,9 +24,17 @@ package struct ReceiptService {
 
     // MARK: - The child's side
 
+    /// A receipt: its text, when the code it names was issued, and by which issuer.
+    package typealias Made = (text: String, issued: Int64, issuer: String)
+
     /// The receipt's text for the last sealed code this vault imported.
-    package func make() throws(LommeError) -> (text: String, issued: Int64, issuer: String) {
-        let contents = try open().contents
+    package func make() throws(LommeError) -> Made {
+        try Self.make(from: open().contents)
+    }
+
+    /// The receipt for the last sealed code `contents` imported: `receipt`, or `import`
+    /// with the vault it has opened already (one unlock for the whole command).
+    package static func make(from contents: VaultContents) throws(LommeError) -> Made {
         guard let identity = contents.identity, let last = identity.lastEnvelope else {
             throw LommeError(.notFound, .receiptNothingToName, "no sealed code was imported into this vault, so there is nothing to make a receipt for; import the code the parent issued first")
         }

@@ -89,13 +89,14 @@ struct Import: ParsableCommand {
         request.fromStandardInput = stdin
         request.unlock = vault.unlockOptions
         let path = context.store.path
-        switch try ImportService(context, request).run(found.payload) {
+        let imported = try ImportService(context, request).importing(found.payload)
+        switch imported.outcome {
         case .alreadyHeld: Terminal.info("Unchanged: the vault already holds this config; nothing was written.")
         case .alreadyImported: Terminal.info("Unchanged: this sealed code was imported already; nothing was written.")
         case .stored: Terminal.info("Stored in \(path).")
         case .created: Terminal.info("Created the vault and stored the config in \(path).")
         }
-        if found.payload.kind == .sealed { try offerReceipt(context) }
+        if found.payload.kind == .sealed { try offerReceipt(imported.receipt, context) }
     }
 
     /// A household file or code (the household handed over, or a journal by hand), taken as
@@ -118,16 +119,17 @@ struct Import: ParsableCommand {
         return try ConfigInput.readSmallFile(path, limit: HouseholdFile.maximumLength, what: "household file")
     }
 
-    /// After a sealed code: the receipt for the parent, offered on a terminal (not with
-    /// --yes or --expect-issuer, which ask nothing), else told how to show it.
-    func offerReceipt(_ context: VaultContext) throws {
+    /// After a sealed code: the receipt for the parent (made from the vault the import
+    /// opened: no passphrase asked again), offered on a terminal (not with --yes or
+    /// --expect-issuer, which ask nothing), else told how to show it.
+    func offerReceipt(_ receipt: ReceiptService.Made?, _ context: VaultContext) throws {
         let interaction = context.interaction
         // --expect-issuer is for scripts that compared already: they are asked nothing.
-        guard !yes, expectIssuer == nil, !vault.noPrompt, interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) else {
+        guard let receipt, !yes, expectIssuer == nil, !vault.noPrompt, interaction.canAsk, Terminal.isTerminal(STDOUT_FILENO) else {
             Terminal.info("The parent can check that this device holds the code: `lomme-vault receipt` shows a receipt for them to photograph.")
             return
         }
         guard try interaction.confirm("Show a receipt for the parent to photograph (`lomme-vault child confirm` on their machine)?") else { return }
-        try ReceiptCommand.show(ReceiptService(context, vault.unlockOptions).make())
+        try ReceiptCommand.show(receipt)
     }
 }
