@@ -182,12 +182,24 @@ package enum Session {
         }
         switch options.source {
         case .terminal:
-            throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for \(store.path) (\(tries) tries); run the command again")
+            throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for \(store.path) (\(tries) tries); run the command again" + forgotten(context, sealed))
         case .file(let path):
             throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for \(store.path): the first line of \(path) does not open it; check the file")
         case .descriptor(let fd):
             throw LommeError(.wrongPassphrase, .passphraseWrong, "wrong passphrase for \(store.path): the first line read from file descriptor \(fd) does not open it")
         }
+    }
+
+    /// After the last wrong passphrase typed: the way in when it is forgotten, where the
+    /// vault has a slot of a kind that stands for the passphrase (the recovery kit's), else
+    /// nothing. Kinds are asked by what they are, never by name.
+    static func forgotten(_ context: VaultContext, _ sealed: VaultFormat.Sealed) -> String {
+        for slot in sealed.slots {
+            guard let kind = context.slotKinds.of(slot.kind), kind.standsForPassphrase, kind.byte != SlotKind.passphrase.byte,
+                  let facts = kind.facts(slot.parameters) else { continue }
+            return "; if the passphrase is forgotten, \(facts.details) opens the vault: `lomme-vault unlock --with \(kind.name)`, then `lomme-vault passwd` sets a new one"
+        }
+        return ""
     }
 
     /// Keeps `master` in the keyring for `idle` seconds of non-use, until `deadline` at the
