@@ -197,9 +197,9 @@ struct RecordTruthTests {
         let parent = family.parent
         let value = "Xq7-value-that-must-not-show"
         let before = readFile(parent.vault)
-        for (name, code, words) in [("clientSecert", 64, "did you mean clientSecret?"), ("clientsecrets", 64, "did you mean clientSecret?"),
-                                    ("ClientSecrt", 64, "did you mean clientSecret?"), ("tokenURI", 64, "did you mean tokenUrl?"),
-                                    ("userid1", 64, "did you mean userId?"), ("nickname", 6, "set --new nickname")] {
+        for (name, code, words) in [("clientSecert", 6, "did you mean clientSecret?"), ("clientsecrets", 6, "did you mean clientSecret?"),
+                                    ("ClientSecrt", 6, "did you mean clientSecret?"), ("tokenURI", 6, "did you mean tokenUrl?"),
+                                    ("userid1", 6, "did you mean userId?"), ("nickname", 6, "set --new nickname")] {
             let result = parent.run(["set", name], stdin: value + "\n")
             #expect(result.status == Int32(code) && result.stderr.contains(words), "\(name): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains(value) && result.out.isEmpty, "\(name)")

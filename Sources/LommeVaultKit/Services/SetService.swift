@@ -46,8 +46,10 @@ package struct SetService {
 
     /// The field `typed` names in `config`: a known field in any case, an extra field of
     /// the config (exactly, else in any case), or with `new` a field it does not have yet.
-    /// A near miss of a field is refused naming it (exit 64), any other name too (exit 6):
-    /// a mistyped name never becomes a new field.
+    /// Any other name is "no such field" (exit 6), one rule whatever the name: a near miss
+    /// of a field is refused naming it, and `set` of a near miss of an extra field names
+    /// `--new` too (the name may be meant as a new field); a mistyped name never becomes a
+    /// new field.
     package static func resolve(_ typed: String, in config: Config, new: Bool, verb: String = "set") throws(LommeError) -> String {
         guard !typed.isEmpty, typed.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
             throw LommeError.usage(.fieldNameInvalid, "a field name is printable ASCII without spaces, as clientSecret or tokenUrl; \(JSON.printable(typed)) is not")
@@ -64,10 +66,11 @@ package struct SetService {
             }
             return typed
         }
-        if let near = FieldNames.nearest(typed, among: Config.knownFieldNames + extras) {
-            throw LommeError.usage(.fieldNearMiss, "there is no field \(JSON.printable(typed)); did you mean \(near)? (`lomme-vault \(verb) \(near)`); nothing was stored")
-        }
         let add = verb == "set" ? "; to add it as a new field: `lomme-vault set --new \(typed)`" : ""
+        if let near = FieldNames.nearest(typed, among: Config.knownFieldNames + extras) {
+            let orNew = verb == "set" && FieldNames.known(near) == nil ? "; or, to add it as a new field: `lomme-vault set --new \(typed)`" : ""
+            throw LommeError(.notFound, .fieldNearMiss, "there is no field \(JSON.printable(typed)); did you mean \(near)? (`lomme-vault \(verb) \(near)`)\(orNew); nothing was stored")
+        }
         throw LommeError(.notFound, .fieldUnknown, "the stored config has no field \(JSON.printable(typed)) (its fields: \((Config.fieldNames + extras).joined(separator: ", ")))\(add)")
     }
 

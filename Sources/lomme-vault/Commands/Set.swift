@@ -11,8 +11,8 @@ struct SetCommand: ParsableCommand {
             FIELD is a field of the stored config, in any case (clientsecret is clientSecret; \
             secret and cardAccountNr are the aliases of clientSecret and accountNr), or a known \
             optional one: name, tokenUrl, secretExpires. A name one or two letters from a field \
-            is refused naming it, and no other name becomes a field: a new extra field needs \
-            --new NAME (`lomme-vault unset NAME` removes one).
+            is refused naming it (exit 6, as any name that is no field), and no other name \
+            becomes a field: a new extra field needs --new NAME (`lomme-vault unset NAME` removes one).
 
             On a terminal the value is asked: clientSecret, and any field whose name says \
             secret, password, token or key (apiKey, refresh_token), without echo and typed \
@@ -29,9 +29,9 @@ struct SetCommand: ParsableCommand {
             `status`, `unlock`, `token` and `child list` warn on stderr.
 
             Exit 6: no vault, no config stored yet (store the bank's with \
-            `lomme-vault import --stdin < config.json` first), or no such field. Exit 7: the \
-            value fails the field's rule. Exit 64: a near miss of a field's name, --new with a \
-            field that exists, an empty first line.
+            `lomme-vault import --stdin < config.json` first), or no such field (a near miss \
+            of a field's name too). Exit 7: the value fails the field's rule. Exit 64: --new \
+            with a field that exists, an empty first line.
             """
     )
 

@@ -11,8 +11,8 @@ struct UnsetCommand: ParsableCommand {
             added with `lomme-vault set --new`), in any case. The four fields every config has \
             (clientId, clientSecret, userId, accountNr) cannot be removed, only set. The config \
             before is kept as the previous one; the children whose last code still carries the \
-            field are named. Exit 6: no vault, no config, or no such field; exit 64: one of the \
-            four, or a near miss of a field's name.
+            field are named. Exit 6: no vault, no config, or no such field (a near miss of a \
+            field's name too); exit 64: one of the four.
             """
     )
 
