@@ -123,8 +123,8 @@ struct CLIFlowTests {
         // 4: wrong passphrase.
         r = CLI.run(["get", "clientId", "--passphrase-file", wrong] + v)
         #expect(r.status == 4 && r.reason == .passphraseWrong)
-        // 6: no such field.
-        r = CLI.run(["get", "nope", "--passphrase-file", pw] + v)
+        // 6: no such field (one no field is near: "nope" is a near miss of name, said so).
+        r = CLI.run(["get", "nosuchfield", "--passphrase-file", pw] + v)
         #expect(r.status == 6 && r.reason == .fieldUnknown)
         // 64: usage.
         #expect(CLI.run(["get"] + v).status == 64)

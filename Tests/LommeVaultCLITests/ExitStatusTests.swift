@@ -108,7 +108,7 @@ struct ExitStatusTests {
         _ = [UInt8](repeating: 7, count: 32).withUnsafeBytes { write(fd, $0.baseAddress, 32) }
         close(fd)
         Self.expect(v.run(["unlock", "--with", "keyfile", other]), 4, "opens no key-file slot", "row 4: a key file that does not open it")
-        Self.expect(v.run(["get", "nosuchfield", "--passphrase-file", v.pw]), 6, "no field \"nosuchfield\"", "row 6: no such field")
+        Self.expect(v.run(["get", "nosuchfield", "--passphrase-file", v.pw]), 6, "no field nosuchfield", "row 6: no such field")
         Self.expect(CLI.run(["lock", "--vault", v.box.path + "/none/vault"]), 6, "no vault at", "row 6: lock on a missing vault")
         let status = CLI.run(["status", "--vault", v.box.path + "/none/vault"])
         #expect(status.status == 6 && status.out.contains("no vault (create one with"), "row 6: status on a missing vault: \(status.out)")

@@ -40,7 +40,9 @@ struct FastPathTests {
         Self.expectSame(["get", "--no-prompt", "userId"], environment: ["LOMME_VAULT": vault], status: 0)
         Self.expectSame(["get", "help", "--vault", vault], status: 6)
         Self.expectSame(["get", "nosuch", "--vault", vault], status: 6)
-        Self.expectSame(["get", "", "--vault", vault], status: 6)
+        Self.expectSame(["get", "", "--vault", vault], status: 64)  // as `set ""`: a name no field can have
+        Self.expectSame(["get", "clientsecret", "--vault", vault], status: 0)
+        Self.expectSame(["get", "clientSecert", "--vault", vault], status: 6)
         Self.expectSame(["get", "accountNr", "--vault", box.path + "/none/vault"], status: 6)
         Self.expectSame(["get", "accountNr", "--vault", locked, "--no-prompt"], status: 3)
         Self.expectSame(["get", "accountNr", "--vault", locked], status: 3)

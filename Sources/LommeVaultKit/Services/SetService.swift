@@ -44,17 +44,18 @@ package struct SetService {
         package var warning: String?
     }
 
-    /// The field `typed` names in `config`: a known field in any case, an extra field of
-    /// the config (exactly, else in any case), or with `new` a field it does not have yet.
+    /// The field `typed` names in `config`, for `get`, `set` and `unset` alike (`verb`): a
+    /// known field in any case, an extra field of the config (exactly, whatever its
+    /// characters, else in any case), or with `new` a field it does not have yet.
     /// Any other name is "no such field" (exit 6), one rule whatever the name: a near miss
     /// of a field is refused naming it, and `set` of a near miss of an extra field names
     /// `--new` too (the name may be meant as a new field); a mistyped name never becomes a
     /// new field.
     package static func resolve(_ typed: String, in config: Config, new: Bool, verb: String = "set") throws(LommeError) -> String {
-        guard !typed.isEmpty, typed.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+        let extras = config.extras.map(\.key)
+        guard extras.contains(typed) || !typed.isEmpty && typed.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
             throw LommeError.usage(.fieldNameInvalid, "a field name is printable ASCII without spaces, as clientSecret or tokenUrl; \(JSON.printable(typed)) is not")
         }
-        let extras = config.extras.map(\.key)
         let existing = FieldNames.known(typed) ?? extras.first { $0 == typed } ?? extras.first { $0.lowercased() == typed.lowercased() }
         if let existing {
             if new { throw LommeError.usage(.fieldExists, "\(existing) is a field already; set it with `lomme-vault set \(existing)` (--new adds a field the config does not have)") }
@@ -69,9 +70,14 @@ package struct SetService {
         let add = verb == "set" ? "; to add it as a new field: `lomme-vault set --new \(typed)`" : ""
         if let near = FieldNames.nearest(typed, among: Config.knownFieldNames + extras) {
             let orNew = verb == "set" && FieldNames.known(near) == nil ? "; or, to add it as a new field: `lomme-vault set --new \(typed)`" : ""
-            throw LommeError(.notFound, .fieldNearMiss, "there is no field \(JSON.printable(typed)); did you mean \(near)? (`lomme-vault \(verb) \(near)`)\(orNew); nothing was stored")
+            throw LommeError(.notFound, .fieldNearMiss, "there is no field \(JSON.printable(typed)); did you mean \(near)? (`lomme-vault \(verb) \(JSON.printable(near))`)\(orNew)\(verb == "get" ? "" : "; nothing was stored")")
         }
-        throw LommeError(.notFound, .fieldUnknown, "the stored config has no field \(JSON.printable(typed)) (its fields: \((Config.fieldNames + extras).joined(separator: ", ")))\(add)")
+        throw noField(typed, in: config, add)
+    }
+
+    /// "No such field" (exit 6), naming the fields `config` has.
+    package static func noField(_ name: String, in config: Config, _ then: String = "") -> LommeError {
+        LommeError(.notFound, .fieldUnknown, "the stored config has no field \(JSON.printable(name)) (its fields: \(ConfigService.fieldNames(config).map(JSON.printable).joined(separator: ", ")))\(then)")
     }
 
     package func run(_ request: Request) throws(LommeError) -> Outcome {

@@ -10,9 +10,10 @@ struct Get: ParsableCommand {
             The value goes to stdout with nothing else; a newline follows only when stdout is a \
             terminal (-n: never, --newline: always). To a pipe or file the bytes are exact; on a \
             terminal control characters are shown escaped (\\x1b), so a value cannot drive it. Fields: clientId, clientSecret, userId, \
-            accountNr, and any extra field of the config. Without an unlocked session it asks for the \
+            accountNr, and any extra field of the config, in any case as `set` takes them \
+            (clientsecret is clientSecret); a near miss of a field's name is named. Without an unlocked session it asks for the \
             passphrase on the terminal. Exit codes: 3 locked and no prompt possible (or --no-prompt), \
-            4 wrong passphrase, 5 vault damaged, 6 no vault or no such field.
+            4 wrong passphrase, 5 vault damaged, 6 no vault or no such field, 64 a name no field can have.
             """
     )
 
@@ -38,11 +39,11 @@ struct Get: ParsableCommand {
         }
     }
 
-    /// One field's value on stdout (also FastPath's `get FIELD`).
-    static func show(_ field: String, of config: Config, newline: Bool) throws(LommeError) {
-        guard let value = config.value(of: field) else {
-            throw LommeError(.notFound, .fieldUnknown, "the config has no field \"\(field)\"; it has \(ConfigService.fieldNames(config).joined(separator: ", "))")
-        }
+    /// One field's value on stdout (also FastPath's `get FIELD`). The name is taken as `set`
+    /// takes it (`SetService.resolve`): a known field in any case, a near miss named.
+    static func show(_ typed: String, of config: Config, newline: Bool) throws(LommeError) {
+        let field = try SetService.resolve(typed, in: config, new: false, verb: "get")
+        guard let value = config.value(of: field) else { throw SetService.noField(field, in: config) }
         try Terminal.data(value + (newline ? "\n" : ""))
     }
 }
