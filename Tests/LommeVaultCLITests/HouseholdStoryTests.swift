@@ -132,7 +132,7 @@ struct HouseholdStoryTests {
         #expect(status.out.contains("children:") && status.out.contains("2 (all current)"), "\(status.out)")
 
         // Removing Ola: the honest message, and no more codes to Ola.
-        let removed = parent.run(["child", "remove", "ola"])
+        let removed = parent.run(["child", "remove", "ola", "--yes"])
         #expect(removed.status == 0 && removed.stderr.contains("keeps working until the secret is renewed"), "\(removed.stderr)")
         #expect(removed.stderr.contains("lomme-vault set clientSecret") && removed.stderr.contains("lomme-vault issue --all"))
         let gone = parent.run(["issue", "--to", "ola", "--output", box.path + "/ola2.png"])

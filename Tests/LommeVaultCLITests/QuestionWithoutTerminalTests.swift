@@ -43,4 +43,24 @@ struct QuestionWithoutTerminalTests {
         let page = TmuxSession.flowing(String(decoding: readFile(packageRoot + "/man/lomme-vault.1"), as: UTF8.self))
         #expect(page.contains("Exit 1: the question answered no, or no terminal to ask it on"), "the man page")
     }
+
+    /// `child remove` with no terminal to ask on (or --no-prompt) and no --yes removes
+    /// nothing, exit 1, as `child add` and `import`; with --yes it removes.
+    @Test func childRemoveWithNoTerminalToAskOnRemovesNothing() throws {
+        let box = CLI.Sandbox()
+        let parent = Machine(box, "parent")
+        let key = ReceivingKeyPair.generate().publicKey.text
+        try #require(parent.run(["init", "--parent"]).status == 0)
+        try #require(parent.run(["child", "add", "ola", "--key", key, "--account", "97104133219", "--yes"]).status == 0)
+        let before = readFile(parent.vault)
+        for extra in [[], ["--no-prompt"]] {
+            let asked = parent.run(["child", "remove", "ola"] + extra)
+            #expect(asked.status == 1 && asked.reason == .noTerminalToConfirm, "\(extra): \(asked.stderr)")
+            #expect(TmuxSession.flowing(asked.stderr).contains("no terminal to confirm on; nothing was removed: check that ola is the child to forget (`lomme-vault child list`), then run again with --yes"), "\(extra): \(asked.stderr)")
+        }
+        #expect(readFile(parent.vault) == before, "a question not asked removed a child")
+        let removed = parent.run(["child", "remove", "ola", "--yes"])
+        #expect(removed.status == 0 && removed.stderr.contains("Removed ola"), "\(removed.stderr)")
+        #expect(TmuxSession.flowing(CLI.run(["child", "remove", "--help"]).out).contains("with no terminal to ask on (or --no-prompt) and no --yes, nothing is removed"))
+    }
 }

@@ -189,11 +189,15 @@ package struct HouseholdService {
     }
 
     /// `child remove`: the child is forgotten (their records stay, by key fingerprint).
-    /// Asked on a terminal unless `yes`.
+    /// Asked on a terminal unless `yes`; with no terminal to ask on (or `--no-prompt`) and
+    /// no `yes`, nothing is removed (exit 1), the rule of every yes-or-no question.
     package func remove(_ name: String, yes: Bool) throws(LommeError) -> Child {
         let opened = try open()
         let child = try opened.contents.household.require(name)
-        if !yes, !unlock.noPrompt, context.interaction.canAsk {
+        if !yes {
+            guard !unlock.noPrompt, context.interaction.canAsk else {
+                throw LommeError.failure(.noTerminalToConfirm, "no terminal to confirm on; nothing was removed: check that \(child.name) is the child to forget (`lomme-vault child list`), then run again with --yes")
+            }
             guard try context.interaction.confirm("Remove \(child.name) (receiving key \(child.receivingKey.fingerprint))? Their device keeps the credential until the secret is renewed at the bank.") else {
                 throw LommeError.failure(.declined, "not removed; nothing changed")
             }

@@ -157,7 +157,7 @@ struct ChildCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Forget a child (their device keeps the credential until the secret is renewed).",
-            discussion: "Asked on a terminal (--yes skips). The codes already issued stay in the record. Exit 1: not confirmed; exit 6: no such child."
+            discussion: "Asked on a terminal (--yes skips); with no terminal to ask on (or --no-prompt) and no --yes, nothing is removed. The codes already issued stay in the record. Exit 1: not confirmed, or no terminal to confirm on; exit 6: no such child."
         )
 
         @Argument(help: ArgumentHelp("The child's name.", valueName: "name")) var name: String
