@@ -58,6 +58,8 @@ extension LommeError {
         // a duration, standard input. `usage`: what ArgumentParser refuses (ParserErrorLine).
         case usage, commandUnknown, optionsConflict, durationInvalid, durationTooLong, inputEmpty, inputTooLarge, inputNotText
         case kdfSettingUnknown, scanPassNone, scanPassUnknown, commandNotRun
+        // A command of a parent's machine on a child's device (`VaultContents.isChildsDevice`).
+        case childsDevice
 
         // The vault file (docs/FORMAT.md) and where it lives.
         case vaultDamaged, vaultHeaderChanged, vaultNewerFormat, vaultContentsDamaged, vaultHouseholdDamaged, vaultDeviceKeysDamaged

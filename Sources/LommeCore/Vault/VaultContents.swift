@@ -25,6 +25,13 @@ package struct VaultContents: Sendable, Equatable {
         package var replaced: Instant
     }
 
+    /// A child's device: it took a parent's sealed code (an issuer is pinned) and has no
+    /// household of its own (no household key, no children). The commands of a parent's
+    /// machine (`recovery kit`, `child …`) say so there instead of acting.
+    package var isChildsDevice: Bool {
+        identity?.pinnedIssuer != nil && household.root == nil && household.children.isEmpty
+    }
+
     package init(config: Config? = nil, now: Instant = .now()) {
         self.config = config
         created = now

@@ -55,6 +55,9 @@ package struct RecoveryService {
     /// file, or the terminal and the key typed back), then `store(_:)`.
     package func planKit(old: RecoveryKeySource?) throws(LommeError) -> Kit {
         let opened = try open()
+        if opened.contents.isChildsDevice, let pinned = opened.contents.identity?.pinnedIssuer {
+            throw LommeError.failure(.childsDevice, "this is a child's device (it takes the codes of the parent's machine \(pinned.fingerprint)); the household's recovery kit is made on a parent's machine: run `lomme-vault recovery kit` there; nothing was made")
+        }
         let current = opened.contents.household.root
         var key = RecoveryKey.generate()
         if let current {

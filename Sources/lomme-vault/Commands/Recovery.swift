@@ -33,7 +33,8 @@ struct RecoveryCommand: ParsableCommand {
                 before the kit is given. When the household has a kit already, the old one is needed \
                 (--recovery-file, --recovery-image, or typed): its household key vouches for the new \
                 one, so the children's devices follow, and the old kit then opens nothing. Exit 1: no \
-                terminal and no --output; 4: the old kit is not this household's; 64: a typo in the old \
+                terminal and no --output, or a child's device (a vault that took a parent's code \
+                makes no household of its own); 4: the old kit is not this household's; 64: a typo in the old \
                 key (its group named), or an old kit not given.
                 """
         )
