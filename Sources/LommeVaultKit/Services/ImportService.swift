@@ -51,14 +51,8 @@ package struct ImportService {
         switch payload.payload {
         case .sealed(let envelope, let problem):
             return try importSealed(envelope, problem: problem)
-        case .receivingKey:
-            throw LommeError.refused(.codeIsReceivingKey, "this is a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY`")
-        case .receipt:
-            throw LommeError.refused(.codeIsReceipt, "this is a child's receipt (what `lomme-vault receipt` shows), not a config; the parent checks it with `lomme-vault child confirm PHOTO`")
-        case .recoveryKey:
-            throw LommeError.refused(.codeIsRecoveryKit, "this is a household's recovery kit, not a config: keep it secret, like a passport; the parent uses it with `lomme-vault unlock --with recovery` or `lomme-vault init --parent --restore`")
-        case .parentKey:
-            throw LommeError.refused(.codeIsParentKey, "this is a parent's machine key (what `lomme-vault key --parent` shows), not a config; the parent with the household adds it with `lomme-vault parent add NAME --key-image PHOTO`")
+        case .receivingKey, .receipt, .recoveryKey, .parentKey:
+            throw Self.notAConfig(payload.kind, "this is") ?? LommeError.refused(.notAConfig, "this is not a config")
         case .household:
             // The command takes a household's code to `SyncService.importFile` before this.
             throw LommeError.refused(.codeIsHousehold, "this is a household handed over by a parent's machine; `lomme-vault import` takes it on the machine it is sealed to")
@@ -72,6 +66,25 @@ package struct ImportService {
         case .other:
             // Not a config: the plain rules say why (not JSON, a field missing, a rule broken).
             return Imported(outcome: try importPlain(PlainPayload.decode(payload.bytes, checksums: request.checksums)), receipt: nil)
+        }
+    }
+
+    /// The refusal of a code of lomme-vault's own that `import` does not take: what it is,
+    /// and what to do with it instead, after `subject` ("this is", "the QR code in PHOTO
+    /// is"); nil for a kind `import` takes or another application's code. The one wording
+    /// for standard input, a photo and the camera.
+    package static func notAConfig(_ kind: CodeKind, _ subject: String) -> LommeError? {
+        switch kind {
+        case .receivingKey:
+            LommeError.refused(.codeIsReceivingKey, "\(subject) a device's receiving key (what `lomme-vault key` shows), not a config; the parent seals a code to it with `lomme-vault issue --to KEY` (or `--to-image PHOTO`)")
+        case .receipt:
+            LommeError.refused(.codeIsReceipt, "\(subject) a child's receipt (what `lomme-vault receipt` shows), not a config; the parent who issued the code checks it with `lomme-vault child confirm PHOTO`")
+        case .recoveryKey:
+            LommeError.refused(.codeIsRecoveryKit, "\(subject) a household's recovery kit, not a config: keep it secret, like a passport; a parent's new machine is made from it with `lomme-vault init --parent --restore --recovery-image PHOTO`, and it opens a parent's vault whose passphrase is forgotten (`lomme-vault unlock --with recovery --recovery-image PHOTO`)")
+        case .parentKey:
+            LommeError.refused(.codeIsParentKey, "\(subject) a parent's machine key (what `lomme-vault key --parent` shows), not a config; the parent with the household adds it with `lomme-vault parent add NAME --key-image PHOTO`")
+        case .plain, .sealed, .household, .other:
+            nil
         }
     }
 

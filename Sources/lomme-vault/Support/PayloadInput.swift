@@ -46,7 +46,9 @@ enum PayloadInput {
     static func read(camera: CameraOptions) throws(LommeError) -> Found {
         let decoded = try CameraInput.read(camera, sought: "QR code holding a lomme-vault config",
                                            accept: { $0.kind.isImportable },
-                                           rejected: { _ in "the QR code in view is not a lomme-vault config; still looking (`lomme-vault scan --camera` shows what it holds)" })
+                                           rejected: { decoded in
+                                               ImportService.notAConfig(decoded.kind, "the QR code in view is").map { $0.message + "; still looking" }
+                                                   ?? "the QR code in view is not a lomme-vault config; still looking (`lomme-vault scan --camera` shows what it holds)" })
         return Found(payload: decoded.code)
     }
 
@@ -60,6 +62,10 @@ enum PayloadInput {
             throw textFile(photo) ?? error
         }
         guard let first = found.first(where: \.kind.isImportable)?.code else {
+            // One code of lomme-vault's own that is no config: named, with what to do with it.
+            if found.count == 1, let refusal = ImportService.notAConfig(found[0].kind, "the QR code in \(ImageLimits.display(photo)) is") {
+                throw refusal
+            }
             throw LommeError.refused(.notAConfig, "the QR code in \(photo) is not a lomme-vault config (it holds \(found.count == 1 ? "other text" : "\(found.count) other codes")); `lomme-vault scan \(photo)` shows what it holds")
         }
         return first
