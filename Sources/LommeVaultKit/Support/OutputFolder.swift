@@ -15,16 +15,15 @@ package final class OutputFolder {
     /// What is left undone when a write fails ("nothing was issued"), said after the reason.
     let unchanged: String
 
-    /// Opens `path`, made (mode 0755) when it does not exist and `make`. `holding`: what the
-    /// folder is for ("the codes"), `unchanged`: what a refusal leaves undone.
+    /// Opens `path`, made with any missing folder above it (each mode 0700, as the vault's
+    /// folder) when it does not exist and `make`. `holding`: what the folder is for ("the
+    /// codes"), `unchanged`: what a refusal leaves undone.
     package init(_ path: String, holding: String = "the codes", make: Bool = true, unchanged: String = "nothing was issued") throws(LommeError) {
         var trimmed = path
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.path = trimmed
         self.unchanged = unchanged
-        if make && mkdir(trimmed, 0o755) != 0 && errno != EEXIST {
-            throw LommeError.failure(.folderNotMade, "cannot make the folder \(path): \(String(cString: strerror(errno))); \(unchanged)")
-        }
+        if make { try Self.makeMissing(trimmed, holding: holding, unchanged: unchanged) }
         let descriptor = open(trimmed, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ELOOP || errno == ENOTDIR {
@@ -42,6 +41,32 @@ package final class OutputFolder {
         }
         guard faccessat(descriptor, ".", W_OK, AT_EACCESS) == 0 else {
             throw LommeError.failure(.folderNotWritable, "cannot write into \(path): \(String(cString: strerror(errno))); \(unchanged)")
+        }
+    }
+
+    /// Makes `path` and the folders above it that are missing, each mode 0700. The nearest
+    /// one that exists, which they go into, must pass the check every output folder passes
+    /// (FolderCheck: this user's or root's, not writable by others unless sticky) and must
+    /// not be a symbolic link: whoever could write there could swap the new folders.
+    static func makeMissing(_ path: String, holding: String, unchanged: String) throws(LommeError) {
+        var missing: [String] = []
+        var current = path
+        var info = stat()
+        while lstat(current, &info) != 0 {
+            guard errno == ENOENT else { return }  // opening it says what is wrong
+            missing.append(current)
+            guard let slash = current.lastIndex(of: "/") else { current = "."; break }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
+        guard !missing.isEmpty, lstat(current, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            throw LommeError.failure(.outputFolderUnsafe, "\(current) is a symbolic link, which is not followed; give a path through folders of your own; \(unchanged)")
+        }
+        if let problem = FolderCheck.problem(current, owner: info.st_uid, mode: info.st_mode, isVaultFolder: false, what: holding) {
+            throw LommeError.failure(.outputFolderUnsafe, problem + "; \(unchanged)")
+        }
+        for folder in missing.reversed() where mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw LommeError.failure(.folderNotMade, "cannot make the folder \(folder): \(String(cString: strerror(errno))); \(unchanged)")
         }
     }
 

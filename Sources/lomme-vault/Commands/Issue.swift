@@ -31,7 +31,8 @@ struct Issue: ParsableCommand {
             vault of your own (`lomme-vault init --parent`).
 
             --all seals a fresh code to every child: --output-dir DIR writes DIR/NAME.png (mode 0644; \
-            DIR is made when missing); on a terminal the codes are shown one after another, each \
+            DIR is made when missing, with any missing folder above it, mode 0700, never through \
+            a symbolic link or into another user's folder); on a terminal the codes are shown one after another, each \
             labelled with the child's name and "1 of 2", Enter for the next, Ctrl-C stops (the codes \
             shown so far are recorded). --dry-run lists who would get a code and why. Every child's \
             key and config are checked before the first code is made.
