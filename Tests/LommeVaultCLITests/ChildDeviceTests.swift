@@ -38,4 +38,17 @@ struct ChildDeviceTests {
         #expect(!FileManager.default.fileExists(atPath: kit))
         #expect(readFile(vault) == before)
     }
+
+    /// `child list` on a child's device says it is one and what to run there, not "No
+    /// children yet"; exit 0, and `--json` is an empty list.
+    @Test func childListOnAChildsDeviceSaysWhatToRunInstead() throws {
+        let (_, _, anna, issuer) = try Self.household()
+        let listed = anna.run(["child", "list"])
+        let said = TmuxSession.flowing(listed.stderr)
+        #expect(listed.status == 0 && listed.out.isEmpty, "\(listed.stderr)")
+        #expect(said.contains("This is a child's device: it takes the codes of the parent's machine \(issuer), and has no children of its own")
+                && said.contains("`lomme-vault child add` there") && said.contains("`lomme-vault status`") && said.contains("`lomme-vault import PHOTO`"), "\(listed.stderr)")
+        #expect(!said.contains("No children yet"), "\(listed.stderr)")
+        #expect(anna.run(["child", "list", "--json"]).out == "[]\n")
+    }
 }

@@ -136,6 +136,8 @@ package struct HouseholdService {
         package var householdWarnings: [String] = []
         /// The household has several parents' machines: `issuedBy` says whose code.
         package var severalParents = false
+        /// A child's device (`VaultContents.isChildsDevice`): the pinned issuer's fingerprint.
+        package var childsDeviceOf: String? = nil
     }
 
     /// `child list`.
@@ -150,7 +152,8 @@ package struct HouseholdService {
                           issuedBy: household.parents.isEmpty ? nil : state.lastHandedOut.map { household.machineName($0.by, me: me) })
         }
         return Listing(children: listed, warning: SecretExpiry.warning(contents.config, now: Int64(time(nil)), for: .parent),
-                       householdWarnings: household.parentWarnings(now: .now(), me: me), severalParents: !household.parents.isEmpty)
+                       householdWarnings: household.parentWarnings(now: .now(), me: me), severalParents: !household.parents.isEmpty,
+                       childsDeviceOf: contents.isChildsDevice ? contents.identity?.pinnedIssuer?.fingerprint : nil)
     }
 
     /// `child rekey`: the child has a new device. Their next code goes to the new key.

@@ -109,6 +109,14 @@ struct ChildCommand: ParsableCommand {
                 try Terminal.output(JSON.array(listing.children.map(\.json)).text + "\n")
                 return
             }
+            if let parent = listing.childsDeviceOf {
+                Terminal.info("""
+                    This is a child's device: it takes the codes of the parent's machine \(parent), and has no children \
+                    of its own; children are added on the parent's machine (`lomme-vault child add` there). Here \
+                    `lomme-vault status` shows what this device holds, and `lomme-vault import PHOTO` takes a new code.
+                    """)
+                return
+            }
             guard !listing.children.isEmpty else {
                 Terminal.info("No children yet; add one with `lomme-vault child add NAME --key KEY --account ACCOUNTNR`.")
                 return
