@@ -166,11 +166,11 @@ struct HouseholdServiceTests {
 
         var bad = SetService.Request(field: "userId", source: .terminal)
         bad.unlock = options
-        let refused = #expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction([.text("01010112346")]))).run(bad) }
+        let refused = #expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction(Array(repeating: .text("01010112346"), count: 3)))).run(bad) }
         #expect(refused?.code == .refused)
         var date = SetService.Request(field: "secretExpires", source: .terminal)
         date.unlock = options
-        #expect((#expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction([.text("2027-02-30")]))).run(date) })?.code == .refused)
+        #expect((#expect(throws: LommeError.self) { try SetService(box.context(ScriptedInteraction(Array(repeating: .text("2027-02-30"), count: 3)))).run(date) })?.code == .refused)
         try Self.handOut(box, options, to: "anna", nowMs: 20_000)
         let expiry = try SetService(box.context(ScriptedInteraction([.text("2027-02-24")]))).run(date)
         #expect(expiry.changed && expiry.stale.map(\.name) == ["anna", "ola"] && expiry.stale.first?.reasons == [.expiryChanged])

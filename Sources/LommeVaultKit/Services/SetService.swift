@@ -83,10 +83,7 @@ package struct SetService {
     package func run(_ request: Request) throws(LommeError) -> Outcome {
         let opened = try openWithConfig(request.unlock)
         let field = try Self.resolve(request.field, in: opened.contents.config!, new: request.new)
-        let value = try read(field, request.source)
-        // The new config must pass every rule (the check digits of the field set only:
-        // the stored ones were checked, or waived with --no-check, when they were stored).
-        let updated = try Self.replacing(field, with: value, in: opened.contents.config!, checksums: request.checksums)
+        let (value, updated) = try checkedValue(field, request, in: opened.contents.config!)
         var outcome = Outcome(field: field, changed: false, stale: [], warning: nil)
         guard updated != opened.contents.config else {
             // The same value again: nothing to write (as `import` of the same config).
@@ -104,6 +101,27 @@ package struct SetService {
         }
         return outcome
     }
+
+    /// The value and the config it makes, which must pass every rule (the check digits of
+    /// the field set only: the stored ones were checked, or waived with --no-check, when they
+    /// were stored). On a terminal a value that fails its rule is said and asked again,
+    /// three tries in all, as a passphrase is; from standard input it ends the command.
+    func checkedValue(_ field: String, _ request: Request, in config: Config) throws(LommeError) -> (String, Config) {
+        let tries = request.source == .terminal ? Self.tries : 1
+        var attempt = 1
+        while true {
+            let value = try read(field, request.source)
+            do throws(LommeError) {
+                return (value, try Self.replacing(field, with: value, in: config, checksums: request.checksums))
+            } catch where error.code == .refused && attempt < tries {
+                context.interaction.notice("\(error.message); type it again.")
+                attempt += 1
+            }
+        }
+    }
+
+    /// How many values a terminal may type before `set` gives up (as the passphrase's tries).
+    static let tries = 3
 
     /// `unset NAME`: removes an extra field of the stored config (never one of the four).
     package func unset(_ typed: String, unlock: UnlockOptions) throws(LommeError) -> Outcome {

@@ -19,8 +19,9 @@ struct SetCommand: ParsableCommand {
             twice, other fields shown as typed. Such fields are masked wherever lomme-vault \
             shows a config. Otherwise the value is the first line of standard input \
             (`echo 2027-02-24 | lomme-vault set secretExpires`, `lomme-vault set clientSecret < new-secret.txt`). \
-            The field's rules apply (--no-check skips only the check digits); the same value \
-            again writes nothing. The replaced config is kept as the previous one.
+            The field's rules apply (--no-check skips only the check digits): on a terminal a value \
+            that fails them is said and asked again, three tries in all. The same value again \
+            writes nothing. The replaced config is kept as the previous one.
 
             After the change, the children whose last code no longer carries everything the \
             vault holds for them are named with why (secret renewed, expiry changed, …), and \
