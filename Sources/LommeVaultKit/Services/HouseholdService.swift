@@ -36,18 +36,30 @@ package struct HouseholdService {
         return try Session.open(context, unlock)
     }
 
+    /// `--account`, checked by the mod-11 rule (`checksums`) as `child add` and `child set` take it.
+    static func account(_ typed: String, checksums: Bool) throws(LommeError) -> String {
+        let account = NorwegianNumbers.normalize(typed)
+        do throws(LommeError) { try Config.check(accountNr: account, checksums: checksums) } catch {
+            throw error.with(message: "--account: \(error.message)")
+        }
+        return account
+    }
+
+    /// `--field KEY=VALUE`, as `child add` and `child set` take it: the rules of `Child.field`,
+    /// and a tokenUrl the rule of `set tokenUrl` (plain http:// to this machine only), exit 7 as there.
+    static func field(_ text: String) throws(LommeError) -> JSON.Member {
+        let field = try Child.field(text)
+        if field.key == Config.Field.tokenUrl, let url = field.value.stringValue { do throws(LommeError) { _ = try TokenURL(url, source: "--field " + Config.Field.tokenUrl) } catch { throw error.with(code: .refused) } }
+        return field
+    }
+
     /// `child add`: checked, shown, confirmed, stored.
     package func add(_ request: Addition) throws(LommeError) -> Child {
         try Child.checkName(request.name)
-        let account = NorwegianNumbers.normalize(request.account)
-        do throws(LommeError) { try Config.check(accountNr: account, checksums: request.checksums) } catch {
-            throw error.with(message: "--account: \(error.message)")
-        }
+        let account = try Self.account(request.account, checksums: request.checksums)
         var fields: [JSON.Member] = []
         for text in request.fields {
-            let field = try Child.field(text)
-            // The token URL rule of `set tokenUrl` (plain http:// to this machine only), exit 7 as there.
-            if field.key == Config.Field.tokenUrl, let url = field.value.stringValue { do throws(LommeError) { _ = try TokenURL(url, source: "--field " + Config.Field.tokenUrl) } catch { throw error.with(code: .refused) } }
+            let field = try Self.field(text)
             fields.removeAll { $0.key == field.key }
             fields.append(field)
         }
@@ -180,6 +192,69 @@ package struct HouseholdService {
             contents.household.children[index].version = contents.household.childVersion(child.name) + 1
             contents.household.children[index].by = nil
             updated = contents.household.children[index]
+        }
+        return (updated, true)
+    }
+
+    /// `child set NAME`: what changes of a child's own account and fields.
+    package struct Change: Sendable {
+        package var account: String?
+        /// `--field KEY=VALUE`, as typed: added, or replacing the child's field of that name.
+        package var fields: [String] = []
+        /// `--unset-field NAME`: a field of the child's to remove (in any case).
+        package var unset: [String] = []
+        package var checksums = true
+        package init() {}
+    }
+
+    /// `child set`: a child's account number and fields changed, checked as `child add`
+    /// checks them, and recorded as `child rekey` records a new key (the child's next
+    /// version, made on this machine), so a household of several parents' machines carries
+    /// it (docs/SYNC.md). False when nothing changes (nothing written).
+    package func change(_ name: String, _ request: Change) throws(LommeError) -> (child: Child, changed: Bool) {
+        let account = try request.account.map { (typed) throws(LommeError) in try Self.account(typed, checksums: request.checksums) }
+        var set: [JSON.Member] = []
+        for text in request.fields {
+            let field = try Self.field(text)
+            set.removeAll { $0.key == field.key }
+            set.append(field)
+        }
+        for gone in request.unset where set.contains(where: { $0.key.lowercased() == gone.lowercased() }) {
+            throw LommeError.usage(.childFieldMalformed, "--field sets \(JSON.printable(gone)) and --unset-field removes it; give one of them")
+        }
+        func changed(_ child: Child) throws(LommeError) -> Child {
+            var child = child
+            if let account { child.accountNr = account }
+            for gone in request.unset {
+                guard let index = child.fields.firstIndex(where: { $0.key == gone }) ?? child.fields.firstIndex(where: { $0.key.lowercased() == gone.lowercased() }) else {
+                    let theirs = child.fields.isEmpty ? "they have none" : "theirs: " + child.fields.map { JSON.printable($0.key) }.joined(separator: ", ")
+                    throw LommeError(.notFound, .fieldUnknown, "\(child.name) has no field \(JSON.printable(gone)) (\(theirs)); nothing changed")
+                }
+                child.fields.remove(at: index)
+            }
+            for field in set {
+                if let index = child.fields.firstIndex(where: { $0.key == field.key }) {
+                    child.fields[index] = field
+                } else {
+                    child.fields.append(field)
+                }
+            }
+            return child
+        }
+        let opened = try open()
+        let child = try opened.contents.household.require(name)
+        guard try changed(child) != child else { return (child, false) }
+        var updated = child
+        try VaultActions.update(opened) { (contents: inout VaultContents) throws(LommeError) in
+            guard let index = contents.household.children.firstIndex(where: { $0.matches(name) }) else {
+                throw LommeError(.notFound, .childRemovedMeanwhile, "\(child.name) was removed meanwhile; nothing changed")
+            }
+            // Again under the write lock, on the child as it is now.
+            var now = try changed(contents.household.children[index])
+            now.version = contents.household.childVersion(child.name) + 1
+            now.by = nil
+            contents.household.children[index] = now
+            updated = now
         }
         return (updated, true)
     }

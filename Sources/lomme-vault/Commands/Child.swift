@@ -4,11 +4,11 @@ import LommeQR
 import LommeScan
 import LommeVaultKit
 
-/// `child add | list | rekey | remove`: the parent's household.
+/// `child add | list | rekey | set | remove | confirm`: the parent's household.
 struct ChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "child",
-        abstract: "The children this machine issues codes to: add, list, rekey, remove, confirm.",
+        abstract: "The children this machine issues codes to: add, list, rekey, set, remove, confirm.",
         discussion: """
             A child is a name, the receiving key of their device (`lomme-vault key` there), their \
             own accountNr and any extra fields their codes carry. `issue --to NAME` seals the \
@@ -18,7 +18,7 @@ struct ChildCommand: ParsableCommand {
             so `child list` can say whose last code carries what the vault holds now; `child \
             confirm` checks the receipt the child's device shows after importing it.
             """,
-        subcommands: [Add.self, List.self, Rekey.self, Remove.self, Confirm.self]
+        subcommands: [Add.self, List.self, Rekey.self, SetFields.self, Remove.self, Confirm.self]
     )
 
     /// `--key KEY` or `--key-image PHOTO`: one of them.
@@ -159,6 +159,56 @@ struct ChildCommand: ParsableCommand {
                 return
             }
             Terminal.info("\(child.name)'s receiving key is now \(child.receivingKey.fingerprint). Give the new device a code with `lomme-vault issue --to \(child.name)`.")
+        }
+    }
+
+    struct SetFields: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change a child's own account number or extra fields.",
+            discussion: """
+                --account is checked by the mod-11 rule (--no-check for test numbers), and each \
+                --field KEY=VALUE follows the rules of `child add --field` (not a field of the \
+                household's, nor one whose name says secret, password, token or key); a --field \
+                of a name the child has replaces it, --unset-field NAME removes one. Nothing else \
+                changes: the receiving key is `child rekey`'s. The change is recorded as `child \
+                rekey` records a new key, so the other parents' machines take it at the next \
+                sync; the child is not current until their next code (`lomme-vault issue --to \
+                NAME`). The same values again change nothing ("unchanged", exit 0). Exit 6: no \
+                such child, or --unset-field of a field they do not have; exit 7: an --account or \
+                a --field tokenUrl failing its rule; exit 64: nothing to change, or a bad field.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The child's name.", valueName: "name")) var name: String
+        @Option(name: .long, help: ArgumentHelp("The child's new account number (11 digits).", valueName: "ACCOUNTNR")) var account: String?
+        @Option(name: .long, help: ArgumentHelp("A field for the child's codes, KEY=VALUE: added, or replacing theirs (repeatable).", valueName: "KEY=VALUE"))
+        var field: [String] = []
+        @Option(name: .customLong("unset-field"), help: ArgumentHelp("A field of the child's to remove (repeatable).", valueName: "NAME"))
+        var unsetField: [String] = []
+        @Flag(name: .long, help: "Skip the account's check digit (for test numbers).") var noCheck = false
+        @OptionGroup var vault: VaultOptions
+
+        func validate() throws {
+            if account == nil && field.isEmpty && unsetField.isEmpty {
+                throw ValidationError("give what changes: --account ACCOUNTNR, --field KEY=VALUE or --unset-field NAME")
+            }
+        }
+
+        func run() throws {
+            let context = try vault.prepare()
+            var change = HouseholdService.Change()
+            change.account = account
+            change.fields = field
+            change.unset = unsetField
+            change.checksums = !noCheck
+            let (child, changed) = try HouseholdService(context, vault.unlockOptions).change(name, change)
+            guard changed else {
+                Terminal.info("Unchanged: \(child.name)'s account and fields are these already; nothing was written.")
+                return
+            }
+            let fields = child.fields.isEmpty ? "no fields of their own" : "fields " + child.fields.map { JSON.printable($0.key) + "=" + Config.shown($0) }.joined(separator: ", ")
+            Terminal.info("\(child.name): account \(NorwegianNumbers.formatAccountNumber(child.accountNr)), \(fields). Give them a code that carries it with `lomme-vault issue --to \(child.name)`.")
         }
     }
 
