@@ -121,7 +121,7 @@ package struct SetService {
     }
 
     /// How many values a terminal may type before `set` gives up (as the passphrase's tries).
-    static let tries = 3
+    package static let tries = 3
 
     /// `unset NAME`: removes an extra field of the stored config (never one of the four).
     package func unset(_ typed: String, unlock: UnlockOptions) throws(LommeError) -> Outcome {
