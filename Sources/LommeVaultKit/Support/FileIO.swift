@@ -31,6 +31,31 @@ package enum FileIO {
         return true
     }
 
+    /// Replaces `name` in the folder open as `folder` (its path `path`, for messages) with
+    /// `bytes`: a temp file (never following a link), written, synced, renamed over it, the
+    /// folder synced. When this returns, the file is on disk; on failure no temp file stays.
+    /// A failure is `reason`, saying what could not be done and why.
+    package static func replace(_ name: String, in folder: Int32, path: String, with bytes: [UInt8], mode: mode_t,
+                                reason: LommeError.Reason) throws(LommeError) {
+        func failure(_ what: String) -> LommeError {
+            LommeError.failure(reason, "cannot \(what): \(String(cString: strerror(errno)))")
+        }
+        let temp = "." + name + ".tmp-\(getpid())-" + Sodium.hex(Sodium.randomBytes(6))
+        let file = openat(folder, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard file >= 0 else { throw failure("create a file in \(path)") }
+        var done = false
+        defer { if !done { unlinkat(folder, temp, 0) } }
+        guard writeAll(bytes, to: file), fsync(file) == 0 else {
+            let error = failure("write \(path)/\(name)")
+            close(file)
+            throw error
+        }
+        guard close(file) == 0 else { throw failure("write \(path)/\(name)") }
+        guard renameat(folder, temp, folder, name) == 0 else { throw failure("write \(path)/\(name)") }
+        done = true
+        guard fsync(folder) == 0 else { throw failure("sync \(path)") }
+    }
+
     /// Replaces `path` with `bytes` atomically (`AtomicFile`). `mode` 0600 for files with a secret.
     package static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(LommeError) {
         do {

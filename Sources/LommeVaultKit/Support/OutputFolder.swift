@@ -100,23 +100,6 @@ package final class OutputFolder {
     /// Replaces `name` with `bytes`: a temp file (never following a link), written, synced,
     /// renamed over it, the folder synced. When this returns, the file is on disk.
     package func replace(_ name: String, with bytes: [UInt8], mode: mode_t) throws(LommeError) {
-        let temp = "." + name + ".tmp-\(getpid())-" + Sodium.hex(Sodium.randomBytes(6))
-        let file = openat(descriptor, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard file >= 0 else { throw failure("create a file in \(path)") }
-        var done = false
-        defer { if !done { unlinkat(descriptor, temp, 0) } }
-        guard FileIO.writeAll(bytes, to: file), fsync(file) == 0 else {
-            let error = failure("write \(path)/\(name)")
-            close(file)
-            throw error
-        }
-        guard close(file) == 0 else { throw failure("write \(path)/\(name)") }
-        guard renameat(descriptor, temp, descriptor, name) == 0 else { throw failure("write \(path)/\(name)") }
-        done = true
-        guard fsync(descriptor) == 0 else { throw failure("sync \(path)") }
-    }
-
-    private func failure(_ what: String) -> LommeError {
-        LommeError.failure(.fileNotWritten, "cannot \(what): \(String(cString: strerror(errno)))")
+        try FileIO.replace(name, in: descriptor, path: path, with: bytes, mode: mode, reason: .fileNotWritten)
     }
 }

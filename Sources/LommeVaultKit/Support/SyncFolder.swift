@@ -120,20 +120,7 @@ package final class SyncFolder {
     /// carries to every machine) keeps no half-written file.
     package func replace(_ name: String, with bytes: [UInt8]) throws(LommeError) {
         removeLeftovers(of: name)
-        let temp = "." + name + ".tmp-\(getpid())-" + Sodium.hex(Sodium.randomBytes(6))
-        let file = openat(descriptor, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw failure("create a file in \(path)") }
-        var done = false
-        defer { if !done { unlinkat(descriptor, temp, 0) } }
-        guard FileIO.writeAll(bytes, to: file), fsync(file) == 0 else {
-            let error = failure("write \(path)/\(name)")
-            close(file)
-            throw error
-        }
-        guard close(file) == 0 else { throw failure("write \(path)/\(name)") }
-        guard renameat(descriptor, temp, descriptor, name) == 0 else { throw failure("write \(path)/\(name)") }
-        done = true
-        guard fsync(descriptor) == 0 else { throw failure("sync \(path)") }
+        try FileIO.replace(name, in: descriptor, path: path, with: bytes, mode: 0o600, reason: .syncFolderUnusable)
     }
 
     /// Removes the temp files of `name` whose writer is gone (killed between making one and
@@ -158,9 +145,5 @@ package final class SyncFolder {
             if gone, unlinkat(descriptor, entry, 0) == 0 { removed.append(entry) }
         }
         return removed
-    }
-
-    private func failure(_ what: String) -> LommeError {
-        LommeError.failure(.syncFolderUnusable, "cannot \(what): \(String(cString: strerror(errno)))")
     }
 }
