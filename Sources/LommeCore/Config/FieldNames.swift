@@ -25,8 +25,8 @@ package enum FieldNames {
         return secretWords.contains(where: folded.contains) || secretNames.contains(folded)
     }
 
-    /// Words that make a field a secret wherever they appear in its name: the spec's
-    /// secret, password, token and key, and their synonyms.
+    /// Words that make a field a secret wherever they appear in its name (docs/contract.md,
+    /// "Secrets").
     static let secretWords = ["secret", "password", "passwd", "passphrase", "token", "key", "credential"]
 
     /// Names that are a secret only as the whole name: as parts of a name they are in too
